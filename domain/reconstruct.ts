@@ -1,0 +1,63 @@
+import type { EntryId, Revision, SessionId } from './ids';
+import { isSeedDeskEntry, type JournalEntry } from './journal/entry';
+import { revisionOf } from './revision';
+import { EMPTY_SNAPSHOT, parseSnapshot, type Snapshot } from './snapshot';
+
+export type BranchState =
+  | {
+      readonly ok: true;
+      readonly sessionId: SessionId;
+      readonly revision: Revision;
+      /** The latest seed desk entry on the branch, or null before the first one. */
+      readonly deskHead: EntryId | null;
+      readonly snapshot: Snapshot;
+    }
+  | {
+      readonly ok: false;
+      readonly sessionId: SessionId;
+      readonly revision: Revision;
+      readonly deskHead: EntryId | null;
+      /** The first seed desk entry on the branch that failed validation. */
+      readonly corruptEntryId: EntryId;
+      readonly problem: string;
+    };
+
+/** What a desk entry contributes to the chain of desk entries above it. */
+export type DeskLinkState =
+  | { readonly ok: true; readonly snapshot: Snapshot }
+  | { readonly ok: false; readonly corruptEntryId: EntryId; readonly problem: string };
+
+export const ROOT_LINK: DeskLinkState = { ok: true, snapshot: EMPTY_SNAPSHOT };
+
+/**
+ * Fold one seed desk entry onto the state above it. A corrupt ancestor stays corrupt: a later
+ * valid entry never launders an earlier invalid one.
+ */
+export function foldDeskEntry(above: DeskLinkState, entry: JournalEntry): DeskLinkState {
+  if (!above.ok) return above;
+  const parsed = parseSnapshot(entry['data']);
+  return parsed.ok ? { ok: true, snapshot: parsed.snapshot } : { ok: false, corruptEntryId: entry.id, problem: parsed.problem };
+}
+
+export function branchStateFrom(sessionId: SessionId, deskHead: EntryId | null, link: DeskLinkState): BranchState {
+  const revision = revisionOf(sessionId, deskHead);
+  return link.ok
+    ? { ok: true, sessionId, revision, deskHead, snapshot: link.snapshot }
+    : { ok: false, sessionId, revision, deskHead, corruptEntryId: link.corruptEntryId, problem: link.problem };
+}
+
+/**
+ * The reference reconstruction, as the lesson's extension does it: walk the branch root to leaf,
+ * validate every seed desk entry met, let the last one win. The journal's index must agree with
+ * this on every branch (property-tested).
+ */
+export function reconstructBranch(sessionId: SessionId, branch: readonly JournalEntry[]): BranchState {
+  let link: DeskLinkState = ROOT_LINK;
+  let deskHead: EntryId | null = null;
+  for (const entry of branch) {
+    if (!isSeedDeskEntry(entry)) continue;
+    link = foldDeskEntry(link, entry);
+    deskHead = entry.id;
+  }
+  return branchStateFrom(sessionId, deskHead, link);
+}

@@ -1,0 +1,92 @@
+import * as z from 'zod';
+import { FIXTURE, FIXTURE_IDS, type FixtureId, isFixtureId, fixtureItem } from './fixture';
+
+/**
+ * The persisted name of seed desk entries. CHANGING THIS LOSES DATA: every journal already
+ * written (and every real host file) finds its state by this exact string.
+ */
+export const SEED_DESK_CUSTOM_TYPE = 'seed-desk-state-v1';
+
+export type Quantities = Readonly<Partial<Record<FixtureId, number>>>;
+
+export interface Snapshot {
+  readonly version: 1;
+  readonly agentEnabled: boolean;
+  readonly quantities: Quantities;
+}
+
+export const EMPTY_SNAPSHOT: Snapshot = { version: 1, agentEnabled: false, quantities: {} };
+
+/**
+ * The snapshot contract (docs/persisted-format.md). Strict: an unknown top-level key, a key of
+ * `quantities` that is not a fixture id, or a count outside 0..packets makes the entry corrupt.
+ */
+export const SnapshotSchema = z
+  .strictObject({
+    version: z.literal(1),
+    agentEnabled: z.boolean(),
+    quantities: z.record(z.string(), z.number()),
+  })
+  .superRefine((value, ctx) => {
+    for (const [key, count] of Object.entries(value.quantities)) {
+      if (!isFixtureId(key)) {
+        ctx.addIssue({ code: 'custom', path: ['quantities', key], message: `"${key}" is not a fixture id` });
+        continue;
+      }
+      const packets = fixtureItem(key).packets;
+      if (!Number.isSafeInteger(count) || count < 0 || count > packets) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['quantities', key],
+          message: `${key} holds ${count}, which is not a whole number from 0 to ${packets}`,
+        });
+      }
+    }
+  });
+
+export type SnapshotParse = { ok: true; snapshot: Snapshot } | { ok: false; problem: string };
+
+export function parseSnapshot(data: unknown): SnapshotParse {
+  const parsed = SnapshotSchema.safeParse(data);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    const where = first && first.path.length > 0 ? `${first.path.join('.')}: ` : '';
+    return { ok: false, problem: `${where}${first?.message ?? 'invalid snapshot'}` };
+  }
+  // zod's record parser drops an own "__proto__" key without reporting it (JSON.parse makes one),
+  // so the superRefine above never sees it; it is still not a fixture id.
+  if (Object.hasOwn((data as { quantities: object }).quantities, '__proto__')) {
+    return { ok: false, problem: 'quantities.__proto__: "__proto__" is not a fixture id' };
+  }
+  return { ok: true, snapshot: normalizeSnapshot(parsed.data.agentEnabled, parsed.data.quantities) };
+}
+
+/** Fixture order, zeros dropped: a missing key means 0, so equal states serialise equally. */
+export function normalizeSnapshot(agentEnabled: boolean, quantities: Readonly<Record<string, number>>): Snapshot {
+  const normalized: Partial<Record<FixtureId, number>> = {};
+  for (const id of FIXTURE_IDS) {
+    const count = Object.hasOwn(quantities, id) ? quantities[id] : undefined;
+    if (count !== undefined && count > 0) normalized[id] = count;
+  }
+  return { version: 1, agentEnabled, quantities: normalized };
+}
+
+export function reservedOf(snapshot: Snapshot, id: FixtureId): number {
+  return snapshot.quantities[id] ?? 0;
+}
+
+export interface DeskRow {
+  readonly id: FixtureId;
+  readonly name: string;
+  readonly family: string;
+  readonly packets: number;
+  readonly reserved: number;
+  readonly available: number;
+}
+
+export function deskRows(snapshot: Snapshot): DeskRow[] {
+  return FIXTURE.map((item) => {
+    const reserved = reservedOf(snapshot, item.id);
+    return { id: item.id, name: item.name, family: item.family, packets: item.packets, reserved, available: item.packets - reserved };
+  });
+}

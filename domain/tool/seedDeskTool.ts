@@ -1,0 +1,153 @@
+import { decideReservation, corruptRefusal } from '../desk';
+import { deskLines } from '../deskText';
+import { FIXTURE_FAMILIES, FIXTURE_IDS, isFixtureId } from '../fixture';
+import type { Revision } from '../ids';
+import type { BranchState } from '../reconstruct';
+import { refusal, type Refusal, type RefusalCode } from '../refusal';
+import { deskRows, type DeskRow, type Snapshot } from '../snapshot';
+import { SEED_DESK_OPS, type SeedDeskOp } from './schema';
+
+export interface ToolDetails {
+  readonly ok: boolean;
+  /** The operation this answer is about, so a caller can tell a query's refusal from an act's. */
+  readonly scope: SeedDeskOp | 'seed_desk';
+  readonly revision?: string;
+  readonly agentEnabled?: boolean;
+  readonly code?: RefusalCode;
+  readonly data?: unknown;
+}
+
+export interface ToolResult {
+  readonly content: readonly [{ readonly type: 'text'; readonly text: string }];
+  readonly details: ToolDetails;
+}
+
+/**
+ * What the domain makes of one call. `commit` carries the snapshot to append; the host appends
+ * it (checking the revision again inside its transaction) and then asks `describe` for the text
+ * with the new revision. `error` is a malformed call the host's schema would have stopped: the
+ * host turns it into a thrown tool error.
+ */
+export type ToolPlan =
+  | { readonly kind: 'answer'; readonly result: ToolResult }
+  | { readonly kind: 'commit'; readonly snapshot: Snapshot; readonly describe: (revision: Revision) => ToolResult }
+  | { readonly kind: 'error'; readonly message: string };
+
+function result(text: string, details: ToolDetails): ToolResult {
+  return { content: [{ type: 'text', text }], details };
+}
+
+export function refusalResult(scope: ToolDetails['scope'], r: Refusal, state: BranchState): ToolResult {
+  return result(`Refused (${r.code}): ${r.message}\nNext: ${r.nextStep}\nrevision: ${state.revision}`, {
+    ok: false,
+    scope,
+    revision: state.revision,
+    ...(state.ok ? { agentEnabled: state.snapshot.agentEnabled } : {}),
+    code: r.code,
+    data: { message: r.message, nextStep: r.nextStep },
+  });
+}
+
+function rowData(row: DeskRow) {
+  return { id: row.id, name: row.name, family: row.family, packets: row.packets, available: row.available, reserved: row.reserved };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The domain's own reading of a call. It does not trust that the host validated anything: an
+ * unknown op or action is an error, a bad id or count is a refusal.
+ */
+export function planSeedDeskCall(raw: unknown, state: BranchState): ToolPlan {
+  if (!isRecord(raw) || typeof raw['op'] !== 'string' || !(SEED_DESK_OPS as readonly string[]).includes(raw['op'])) {
+    return { kind: 'error', message: `seed_desk needs an object with op set to one of: ${SEED_DESK_OPS.join(', ')}.` };
+  }
+  const op = raw['op'] as SeedDeskOp;
+  if (op === 'discover') return { kind: 'answer', result: discover(state) };
+  if (!state.ok) return { kind: 'answer', result: refusalResult(op, corruptRefusal(state), state) };
+  const rows = deskRows(state.snapshot);
+  const agentEnabled = state.snapshot.agentEnabled;
+
+  if (op === 'query') {
+    const family = raw['family'];
+    if (family !== undefined && typeof family !== 'string') {
+      return { kind: 'error', message: 'seed_desk query: family must be a string when given.' };
+    }
+    const chosen = family === undefined ? rows : rows.filter((row) => row.family === family);
+    const text =
+      chosen.length > 0
+        ? [...deskLines(chosen), `revision: ${state.revision}`].join('\n')
+        : `No item has the family "${family}". Families: ${FIXTURE_FAMILIES.join(', ')}.\nrevision: ${state.revision}`;
+    return {
+      kind: 'answer',
+      result: result(text, { ok: true, scope: 'query', revision: state.revision, agentEnabled, data: { items: chosen.map(rowData), ...(family !== undefined ? { family } : {}) } }),
+    };
+  }
+
+  if (op === 'inspect') {
+    const id = raw['id'];
+    const row = rows.find((candidate) => candidate.id === id);
+    if (!row || !isFixtureId(id)) {
+      const r = refusal('invalid-target', `${typeof id === 'string' ? `"${id}"` : 'A non-string id'} is not a desk item. Valid ids: ${FIXTURE_IDS.join(', ')}.`);
+      return { kind: 'answer', result: refusalResult('inspect', r, state) };
+    }
+    const text = `${row.name} (${row.id}, family ${row.family}): ${row.available} available, ${row.reserved} reserved of ${row.packets}\nrevision: ${state.revision}`;
+    return { kind: 'answer', result: result(text, { ok: true, scope: 'inspect', revision: state.revision, agentEnabled, data: { item: rowData(row) } }) };
+  }
+
+  const action = raw['action'];
+  if (action !== 'reserve' && action !== 'release') {
+    return { kind: 'error', message: 'seed_desk act: action must be "reserve" or "release".' };
+  }
+  const expected = raw['expectedRevision'];
+  const decision = decideReservation(
+    state,
+    { action, id: raw['id'], packets: raw['packets'], expectedRevision: typeof expected === 'string' ? expected : String(expected), actor: 'agent' },
+    { interactive: false },
+  );
+  if (!decision.ok) return { kind: 'answer', result: refusalResult('act', decision.refusal, state) };
+  const id = raw['id'] as DeskRow['id'];
+  const packets = raw['packets'] as number;
+  const after = deskRows(decision.snapshot).find((row) => row.id === id);
+  return {
+    kind: 'commit',
+    snapshot: decision.snapshot,
+    describe: (revision) =>
+      result(`${action === 'reserve' ? 'Reserved' : 'Released'} ${packets} ${id}.\n${after ? deskLines([after])[0] : ''}\nrevision: ${revision}`, {
+        ok: true,
+        scope: 'act',
+        revision,
+        agentEnabled: decision.snapshot.agentEnabled,
+        data: { action, id, packets, ...(after ? { item: rowData(after) } : {}) },
+      }),
+  };
+}
+
+function discover(state: BranchState): ToolResult {
+  const operations = [
+    { op: 'discover', purpose: 'This overview: operations, what act needs, the current revision.' },
+    { op: 'query', purpose: 'Every item with available and reserved packets, and the revision. Optional exact family filter.' },
+    { op: 'inspect', purpose: 'One item by exact id.' },
+    { op: 'act', purpose: 'Reserve or release a positive whole number of packets, sending the latest revision as expectedRevision.' },
+  ];
+  const prerequisites = [
+    'act needs the human grant on this branch (/seeds agent on, confirmed by the human).',
+    'act needs expectedRevision to equal the current revision; any seed desk change makes a new one.',
+    'Refusals come back as details.ok false with a code; nothing changes when a call is refused.',
+  ];
+  const text = [
+    'seed_desk operations: discover, query, inspect, act.',
+    ...prerequisites,
+    state.ok ? `revision: ${state.revision}` : `This branch is corrupt (entry ${state.corruptEntryId}); act and query will be refused.\nrevision: ${state.revision}`,
+  ].join('\n');
+  return result(text, {
+    ok: true,
+    scope: 'discover',
+    revision: state.revision,
+    ...(state.ok ? { agentEnabled: state.snapshot.agentEnabled } : {}),
+    data: { operations, prerequisites },
+  });
+}
+

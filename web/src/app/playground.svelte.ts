@@ -1,0 +1,209 @@
+import { createActor, fromPromise, type SnapshotFrom } from 'xstate';
+import { parseSeedsArgs, splitSlashCommand } from '$domain/command/parse';
+import { confirmationMachine } from '../machines/confirmation';
+import type { HostView, RequestBody, RequestType } from '../protocol/messages';
+import { WorkerClient, WorkerError, type Answer } from './workerClient';
+
+export interface OutputLine {
+  readonly seq: number;
+  readonly kind: 'input' | 'answer' | 'said' | 'usage' | 'refused' | 'failed' | 'committed' | 'cancelled' | 'info';
+  readonly text: string;
+}
+
+/** True for the `/seeds` lines that change the desk and therefore go through a confirmation. */
+export function isHumanMutation(line: string): boolean {
+  const slash = splitSlashCommand(line.trim());
+  if (!slash || slash.name !== 'seeds') return false;
+  const command = parseSeedsArgs(slash.args);
+  return command.kind === 'reservation' || command.kind === 'grant';
+}
+
+/**
+ * The page's state: the last view the worker reported, the command transcript, and the
+ * confirmation actor. Components render it and call its methods; they hold no domain logic.
+ */
+export class Playground {
+  view = $state.raw<HostView | null>(null);
+  output = $state.raw<OutputLine[]>([]);
+  dialog = $state.raw<SnapshotFrom<typeof confirmationMachine>>();
+  journalJsonl = $state.raw('');
+  /** Set when the worker itself failed (not a refusal): shown as an alert. */
+  error = $state.raw<string | null>(null);
+  busy = $state(0);
+  /** Said once after a reload that undid a navigation which had appended nothing. */
+  reloadNotice = $state.raw<string | null>(null);
+
+  private seq = 0;
+  private readonly client: WorkerClient;
+  readonly confirmation;
+
+  constructor(worker: Worker) {
+    this.client = new WorkerClient(worker);
+    this.confirmation = createActor(
+      confirmationMachine.provide({
+        actors: {
+          prepare: fromPromise(async ({ input }) => (await this.call({ type: 'line', text: input.line })).result),
+          commit: fromPromise(async ({ input }) => (await this.call({ type: 'commit', change: input.change, expectedRevision: input.expectedRevision })).result),
+        },
+      }),
+    );
+    this.dialog = this.confirmation.getSnapshot();
+    this.confirmation.subscribe((snapshot) => {
+      const before = this.dialog?.value;
+      this.dialog = snapshot;
+      if (before !== snapshot.value) this.reportDialog(snapshot);
+    });
+    this.confirmation.start();
+  }
+
+  async start(): Promise<void> {
+    const before = readLeafMemo();
+    const { view } = await this.call({ type: 'hello' });
+    if (before && before.sessionId === view.sessionId && before.transient && before.leafId !== view.leafId) {
+      this.reloadNotice = `The reload put the leaf back on the last appended entry (${view.leafId ?? 'none'}). Your move to ${before.leafId ?? 'the start'} appended nothing, so it did not survive.`;
+    }
+    await this.refreshJournal();
+  }
+
+  /** Runs what the learner typed in the command line. */
+  async runLine(line: string): Promise<void> {
+    const text = line.trim();
+    if (text.length === 0) return;
+    this.print('input', text);
+    if (isHumanMutation(text)) {
+      if (this.dialogIsBusy()) {
+        this.print('usage', 'A confirmation is already open: confirm or cancel it first.');
+        return;
+      }
+      this.confirmation.send({ type: 'REQUEST', line: text });
+      return;
+    }
+    const { result } = await this.call({ type: 'line', text });
+    if (result.kind === 'confirm') return; // unreachable: mutations are routed above
+    this.print(result.kind, result.text);
+    await this.refreshJournal();
+  }
+
+  confirm(): void {
+    this.confirmation.send({ type: 'CONFIRM' });
+  }
+
+  cancel(): void {
+    this.confirmation.send({ type: 'CANCEL' });
+  }
+
+  async meanwhileReserve(id: string, packets: number): Promise<void> {
+    const { result } = await this.call({ type: 'meanwhileReserve', id, packets });
+    this.print(result.kind === 'committed' ? 'committed' : result.kind, `Meanwhile, another action: ${result.message}`);
+    await this.refreshJournal();
+  }
+
+  async stepBack(): Promise<void> {
+    await this.call({ type: 'stepBack' });
+    this.print('info', 'Meanwhile, the session tree moved the leaf to the previous entry.');
+  }
+
+  async navigate(entryId: string): Promise<void> {
+    await this.call({ type: 'navigate', entryId });
+  }
+
+  async reopen(): Promise<void> {
+    await this.call({ type: 'reopen' });
+    await this.refreshJournal();
+  }
+
+  async setInteractive(interactive: boolean): Promise<void> {
+    await this.call({ type: 'setInteractive', interactive });
+  }
+
+  async failNextWrite(fault: 'abort' | 'quota'): Promise<void> {
+    await this.call({ type: 'injectFault', fault });
+    this.print('info', `The next storage transaction will fail (${fault === 'abort' ? 'aborted' : 'quota exceeded'}).`);
+  }
+
+  async refreshJournal(): Promise<void> {
+    const { result } = await this.call({ type: 'journal' });
+    this.journalJsonl = result.jsonl;
+  }
+
+  dialogIsBusy(): boolean {
+    const state = this.dialog?.value;
+    return state === 'reading' || state === 'open' || state === 'committing';
+  }
+
+  private reportDialog(snapshot: SnapshotFrom<typeof confirmationMachine>): void {
+    const { result } = snapshot.context;
+    switch (snapshot.value) {
+      case 'committed':
+        this.print('committed', result);
+        void this.refreshJournal();
+        break;
+      case 'refused':
+        this.print('refused', result);
+        break;
+      case 'cancelled':
+        this.print('cancelled', result);
+        break;
+      case 'answered':
+      case 'failed':
+        this.print(snapshot.value === 'failed' ? 'failed' : 'answer', result);
+        break;
+    }
+  }
+
+  private print(kind: OutputLine['kind'], text: string): void {
+    this.output = [...this.output.slice(-199), { seq: ++this.seq, kind, text }];
+  }
+
+  private async call<T extends RequestType>(body: Extract<RequestBody, { type: T }>): Promise<Answer<T>> {
+    this.busy++;
+    try {
+      const answer = await this.client.request(body);
+      this.view = answer.view;
+      writeLeafMemo(answer.view);
+      this.error = null;
+      return answer;
+    } catch (error) {
+      if (error instanceof WorkerError && error.view) this.view = error.view;
+      this.error = error instanceof Error ? error.message : String(error);
+      throw error;
+    } finally {
+      this.busy--;
+    }
+  }
+}
+
+/**
+ * The leaf lives in memory, as in the host; this memo only lets the page tell the learner, after
+ * a reload, that a navigation which appended nothing was lost.
+ */
+const LEAF_MEMO_KEY = 'seed-desk:leaf-memo';
+
+interface LeafMemo {
+  sessionId: string;
+  leafId: string | null;
+  transient: boolean;
+}
+
+function readLeafMemo(): LeafMemo | null {
+  try {
+    const raw = sessionStorage.getItem(LEAF_MEMO_KEY);
+    if (!raw) return null;
+    const value: unknown = JSON.parse(raw);
+    if (typeof value !== 'object' || value === null) return null;
+    const memo = value as Record<string, unknown>;
+    if (typeof memo['sessionId'] !== 'string' || typeof memo['transient'] !== 'boolean') return null;
+    const leafId = memo['leafId'];
+    return { sessionId: memo['sessionId'], leafId: typeof leafId === 'string' ? leafId : null, transient: memo['transient'] };
+  } catch {
+    return null;
+  }
+}
+
+function writeLeafMemo(view: HostView): void {
+  try {
+    sessionStorage.setItem(LEAF_MEMO_KEY, JSON.stringify({ sessionId: view.sessionId, leafId: view.leafId, transient: view.transientLeaf }));
+  } catch {
+    // Storage may be unavailable (private mode); the notice is a courtesy, not state.
+  }
+}

@@ -1,0 +1,126 @@
+import * as z from 'zod/mini';
+
+/**
+ * The worker protocol. Both ends parse what they receive with these schemas (zod/mini keeps the
+ * main-thread bundle small). Requests carry an `id`; every response answers one id and brings
+ * the view as it stands after the request, so the page never renders a state the worker lacks.
+ */
+
+const RefusalCodeSchema = z.enum([
+  'agent-disabled',
+  'stale-revision',
+  'invalid-target',
+  'invalid-quantity',
+  'insufficient-availability',
+  'insufficient-reservation',
+  'corrupt-state',
+  'ui-required',
+]);
+
+export const DeskChangeSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('reservation'), action: z.enum(['reserve', 'release']), id: z.string(), packets: z.number() }),
+  z.object({ kind: z.literal('grant'), enabled: z.boolean() }),
+]);
+export type DeskChange = z.infer<typeof DeskChangeSchema>;
+
+const DeskRowSchema = z.object({
+  id: z.enum(['basil-genovese', 'bean-scarlet', 'marigold-french']),
+  name: z.string(),
+  family: z.string(),
+  packets: z.number(),
+  reserved: z.number(),
+  available: z.number(),
+});
+
+const BranchItemSchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  role: z.string(),
+  text: z.string(),
+  label: z.nullable(z.string()),
+  revision: z.nullable(z.string()),
+});
+export type BranchItem = z.infer<typeof BranchItemSchema>;
+
+const EventLogItemSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('event'), seq: z.number(), channel: z.string(), payload: z.string() }),
+  z.object({ kind: z.literal('notification'), seq: z.number(), level: z.enum(['info', 'warning', 'error']), text: z.string() }),
+]);
+export type EventLogItem = z.infer<typeof EventLogItemSchema>;
+
+export const HostViewSchema = z.object({
+  sessionId: z.string(),
+  parentSession: z.nullable(z.string()),
+  entryCount: z.number(),
+  leafId: z.nullable(z.string()),
+  lastAppendedId: z.nullable(z.string()),
+  revision: z.string(),
+  corrupt: z.nullable(z.object({ entryId: z.string(), problem: z.string() })),
+  rows: z.array(DeskRowSchema),
+  agentEnabled: z.boolean(),
+  status: z.string(),
+  interactive: z.boolean(),
+  writeFailure: z.nullable(z.string()),
+  notice: z.nullable(z.string()),
+  transientLeaf: z.boolean(),
+  branch: z.array(BranchItemSchema),
+  events: z.array(EventLogItemSchema),
+});
+export type HostView = z.infer<typeof HostViewSchema>;
+
+export const LineOutcomeSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('answer'), text: z.string() }),
+  z.object({ kind: z.literal('said'), text: z.string() }),
+  z.object({ kind: z.literal('usage'), text: z.string() }),
+  z.object({ kind: z.literal('refused'), code: RefusalCodeSchema, text: z.string() }),
+  z.object({ kind: z.literal('failed'), text: z.string() }),
+  z.object({ kind: z.literal('confirm'), change: DeskChangeSchema, revision: z.string(), title: z.string(), message: z.string() }),
+]);
+export type LineOutcome = z.infer<typeof LineOutcomeSchema>;
+
+export const CommitOutcomeSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('committed'), revision: z.string(), message: z.string() }),
+  z.object({ kind: z.literal('refused'), code: RefusalCodeSchema, message: z.string() }),
+  z.object({ kind: z.literal('failed'), message: z.string() }),
+]);
+export type CommitOutcomeView = z.infer<typeof CommitOutcomeSchema>;
+
+export const RequestBodySchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('hello') }),
+  z.object({ type: z.literal('line'), text: z.string() }),
+  z.object({ type: z.literal('commit'), change: DeskChangeSchema, expectedRevision: z.string() }),
+  z.object({ type: z.literal('meanwhileReserve'), id: z.string(), packets: z.number() }),
+  z.object({ type: z.literal('stepBack') }),
+  z.object({ type: z.literal('navigate'), entryId: z.string() }),
+  z.object({ type: z.literal('reopen') }),
+  z.object({ type: z.literal('setInteractive'), interactive: z.boolean() }),
+  z.object({ type: z.literal('injectFault'), fault: z.nullable(z.enum(['abort', 'quota'])) }),
+  z.object({ type: z.literal('journal') }),
+]);
+export type RequestBody = z.infer<typeof RequestBodySchema>;
+export type RequestType = RequestBody['type'];
+
+export const RequestSchema = z.object({ id: z.number(), body: RequestBodySchema });
+export type Request = z.infer<typeof RequestSchema>;
+
+/** What each request answers with (besides the view). */
+export const ResultSchemas = {
+  hello: z.null(),
+  line: LineOutcomeSchema,
+  commit: CommitOutcomeSchema,
+  meanwhileReserve: CommitOutcomeSchema,
+  stepBack: z.null(),
+  navigate: z.null(),
+  reopen: z.null(),
+  setInteractive: z.null(),
+  injectFault: z.null(),
+  journal: z.object({ jsonl: z.string() }),
+} satisfies Record<RequestType, z.ZodMiniType>;
+
+export type ResultOf<T extends RequestType> = z.infer<(typeof ResultSchemas)[T]>;
+
+export const ResponseSchema = z.discriminatedUnion('ok', [
+  z.object({ id: z.number(), ok: z.literal(true), result: z.unknown(), view: HostViewSchema }),
+  z.object({ id: z.number(), ok: z.literal(false), error: z.string(), view: z.nullable(HostViewSchema) }),
+]);
+export type Response = z.infer<typeof ResponseSchema>;

@@ -1,0 +1,320 @@
+import { parseSeedsArgs, splitSlashCommand, type SeedsCommand } from '$domain/command/parse';
+import { corruptRefusal, decideGrant, decideReservation, type Decision, type ReservationAction } from '$domain/desk';
+import { queryText, statusText } from '$domain/deskText';
+import { FIXTURE_FAMILIES } from '$domain/fixture';
+import { freshEntryId, type EntryId, type IdSource, type Revision, type SessionId } from '$domain/ids';
+import { customEntry, entryText, isSeedDeskEntry, messageRole, sessionHeader, userMessageEntry, type JournalEntry } from '$domain/journal/entry';
+import { toSessionJsonl } from '$domain/journal/exportJsonl';
+import { SessionJournal } from '$domain/journal/journal';
+import type { BranchState } from '$domain/reconstruct';
+import type { Refusal } from '$domain/refusal';
+import { deskRows, SEED_DESK_CUSTOM_TYPE } from '$domain/snapshot';
+import type { DeskChange, EventLogItem, HostView, LineOutcome, CommitOutcomeView, BranchItem } from '../protocol/messages';
+import { JournalStore, StorageFailure, type StoreFault } from './store';
+
+export const CHANGED_EVENT = 'workbook:seed-desk:changed';
+const EVENT_LOG_LIMIT = 200;
+const BRANCH_VIEW_LIMIT = 400;
+
+/**
+ * The simulated host with the seed desk extension loaded. It owns the journal (memory mirror +
+ * IndexedDB), the in-memory leaf, the UI switch and the storage latch; the page only renders
+ * what `view()` reports. Calls must not interleave: the worker runs them one at a time.
+ */
+export class PlaygroundHost {
+  private interactive = true;
+  /** Set after a failed write; cleared only by a reopen (the host latches storage failures). */
+  private writeFailure: string | null = null;
+  private notice: string | null = null;
+  private readonly events: EventLogItem[] = [];
+  private eventSeq = 0;
+
+  private constructor(
+    private readonly store: JournalStore,
+    private readonly ids: IdSource,
+    private journal: SessionJournal,
+  ) {}
+
+  static async start(store: JournalStore, ids: IdSource): Promise<PlaygroundHost> {
+    const last = await store.lastSessionId();
+    const journal = (last && (await loadJournal(store, last))) || (await createSession(store, ids));
+    await store.setLastSession(journal.sessionId);
+    return new PlaygroundHost(store, ids, journal);
+  }
+
+  get sessionId(): SessionId {
+    return this.journal.sessionId;
+  }
+
+  view(): HostView {
+    const journal = this.journal;
+    const state = journal.state();
+    const snapshot = state.ok ? state.snapshot : null;
+    const rows = deskRows(snapshot ?? { version: 1, agentEnabled: false, quantities: {} });
+    return {
+      sessionId: journal.sessionId,
+      parentSession: journal.header.parentSession ?? null,
+      entryCount: journal.size,
+      leafId: journal.leafId,
+      lastAppendedId: journal.lastAppendedId(),
+      revision: state.revision,
+      corrupt: state.ok ? null : { entryId: state.corruptEntryId, problem: state.problem },
+      rows,
+      agentEnabled: snapshot?.agentEnabled ?? false,
+      status: state.ok ? statusText(rows, state.snapshot.agentEnabled, state.revision) : `Seed desk: corrupt branch (entry ${state.corruptEntryId}); revision ${state.revision}`,
+      interactive: this.interactive,
+      writeFailure: this.writeFailure,
+      notice: this.notice,
+      transientLeaf: journal.leafIsTransient(),
+      branch: this.branchItems(),
+      events: this.events.slice(-50),
+    };
+  }
+
+  // ---- the command line ----
+
+  async runLine(line: string): Promise<LineOutcome> {
+    const text = line.trim();
+    if (text.length === 0) return { kind: 'usage', text: 'Type a message, or a command such as /seeds query.' };
+    const slash = splitSlashCommand(text);
+    if (!slash) return this.say(text);
+    if (slash.name !== 'seeds') return { kind: 'usage', text: `Unknown command /${slash.name}. The playground knows /seeds (try /seeds query).` };
+    return this.seeds(parseSeedsArgs(slash.args));
+  }
+
+  private async say(text: string): Promise<LineOutcome> {
+    const blocked = this.blockedOutcome();
+    if (blocked) return blocked;
+    const entry = userMessageEntry(text, this.place());
+    try {
+      await this.store.append(this.sessionId, [entry]);
+    } catch (error) {
+      return this.latch(error);
+    }
+    this.journal.append(entry);
+    this.notice = null;
+    return { kind: 'said', text: `Added your message as entry ${entry.id}. The revision stays ${this.journal.revision()}.` };
+  }
+
+  private seeds(command: SeedsCommand): LineOutcome {
+    const state = this.journal.state();
+    switch (command.kind) {
+      case 'usage':
+        return { kind: 'usage', text: command.message };
+      case 'query':
+        return this.query(state, command.family);
+      case 'reservation':
+        return this.prepare({ kind: 'reservation', action: command.action, id: command.id, packets: command.packets }, state);
+      case 'grant':
+        return this.prepare({ kind: 'grant', enabled: command.enabled }, state);
+    }
+  }
+
+  private query(state: BranchState, family: string | undefined): LineOutcome {
+    if (!state.ok) return this.refused(corruptRefusal(state));
+    const rows = deskRows(state.snapshot).filter((row) => family === undefined || row.family === family);
+    if (rows.length === 0) {
+      return { kind: 'answer', text: `No item has the family "${family}". Families: ${FIXTURE_FAMILIES.join(', ')}.\nrevision: ${state.revision}` };
+    }
+    return { kind: 'answer', text: queryText(rows, state.revision) };
+  }
+
+  /** Before the dialog: refuse what can already be refused, else describe what will change. */
+  private prepare(change: DeskChange, state: BranchState): LineOutcome {
+    const decision = decideChange(change, state, state.revision, this.interactive);
+    if (!decision.ok) return this.refused(decision.refusal);
+    return {
+      kind: 'confirm',
+      change,
+      revision: state.revision,
+      title: change.kind === 'grant' ? (change.enabled ? 'Switch the agent on?' : 'Switch the agent off?') : `${capitalize(change.action)} ${change.packets} ${change.id}?`,
+      message: describeChange(change, state),
+    };
+  }
+
+  // ---- commits ----
+
+  /** After the dialog: commit with the revision read BEFORE it; the store checks it again. */
+  async commitHumanChange(change: DeskChange, expectedRevision: Revision): Promise<CommitOutcomeView> {
+    return this.commitDesk(change, expectedRevision, change.kind === 'grant' ? `agent-${change.enabled ? 'on' : 'off'}` : change.action);
+  }
+
+  private async commitDesk(change: DeskChange, expectedRevision: Revision, reason: string): Promise<CommitOutcomeView> {
+    const blocked = this.blockedOutcome();
+    if (blocked) return { kind: 'failed', message: blocked.text };
+    const leafId = this.journal.leafId;
+    const place = this.place();
+    let outcome;
+    try {
+      outcome = await this.store.commitChecked<Refusal>(this.sessionId, leafId, (state) => {
+        const decision = decideChange(change, state, expectedRevision, this.interactive);
+        return decision.ok
+          ? { append: true, entries: [customEntry(SEED_DESK_CUSTOM_TYPE, decision.snapshot, place)] }
+          : { append: false, reason: decision.refusal };
+      });
+    } catch (error) {
+      const failed = this.latch(error);
+      return { kind: 'failed', message: failed.text };
+    }
+    if (outcome.kind === 'declined') {
+      const refused = this.refused(outcome.reason);
+      return { kind: 'refused', code: outcome.reason.code, message: refused.text };
+    }
+    for (const record of outcome.records) this.journal.append(record.entry);
+    this.notice = null;
+    const state = this.journal.state();
+    this.emitChanged(reason, state);
+    return { kind: 'committed', revision: state.revision, message: state.ok ? queryText(deskRows(state.snapshot), state.revision) : state.revision };
+  }
+
+  /** The race demo: another, already-confirmed action lands while a dialog waits. */
+  async meanwhileReserve(id: string, packets: number): Promise<CommitOutcomeView> {
+    const current = this.journal.revision();
+    return this.commitDesk({ kind: 'reservation', action: 'reserve', id, packets }, current, 'meanwhile-reserve');
+  }
+
+  // ---- navigation and session ----
+
+  /** Host `/tree` selection. */
+  navigate(entryId: EntryId): void {
+    const result = this.journal.navigateTo(entryId);
+    this.notice = this.journal.leafIsTransient() ? transientNotice(result.leafId) : null;
+  }
+
+  /** Moves the leaf one step up (the race demo's "tree moves"). */
+  stepBack(): void {
+    const leaf = this.journal.leafId;
+    if (leaf === null) return;
+    this.journal.moveLeaf(this.journal.get(leaf)?.parentId ?? null);
+    this.notice = transientNotice(this.journal.leafId);
+  }
+
+  moveLeaf(entryId: EntryId | null): void {
+    this.journal.moveLeaf(entryId);
+    this.notice = this.journal.leafIsTransient() ? transientNotice(entryId) : null;
+  }
+
+  async reopen(): Promise<void> {
+    const wasTransient = this.journal.leafIsTransient();
+    const reloaded = await loadJournal(this.store, this.sessionId);
+    if (!reloaded) throw new StorageFailure(`Session ${this.sessionId} is no longer in the database.`);
+    this.journal = reloaded;
+    this.writeFailure = null;
+    this.notice = wasTransient
+      ? `Reopened: the leaf is back on the last appended entry (${reloaded.leafId ?? 'none'}). The earlier move appended nothing, so it did not survive.`
+      : `Reopened: the leaf is on the last appended entry (${reloaded.leafId ?? 'none'}).`;
+    this.notify('info', this.notice);
+  }
+
+  setInteractive(interactive: boolean): void {
+    this.interactive = interactive;
+  }
+
+  injectFault(fault: StoreFault | null): void {
+    this.store.injectFault(fault);
+  }
+
+  journalJsonl(): string {
+    return toSessionJsonl(this.journal.header, this.journal.entries());
+  }
+
+  // ---- helpers ----
+
+  private place(): { id: EntryId; parentId: EntryId | null; timestamp: string } {
+    return { id: freshEntryId(this.ids, (id) => this.journal.has(id)), parentId: this.journal.leafId, timestamp: this.ids.now() };
+  }
+
+  private blockedOutcome(): { kind: 'failed'; text: string } | null {
+    return this.writeFailure === null
+      ? null
+      : { kind: 'failed', text: `Writes are stopped after a storage failure (${this.writeFailure}). Reopen the session to continue; queries still work.` };
+  }
+
+  private latch(error: unknown): { kind: 'failed'; text: string } {
+    this.writeFailure = error instanceof Error ? error.message : String(error);
+    const text = `Storage failed, nothing was appended: ${this.writeFailure} Writes are stopped until you reopen the session.`;
+    this.notify('error', text);
+    return { kind: 'failed', text };
+  }
+
+  private refused(r: Refusal): { kind: 'refused'; code: Refusal['code']; text: string } {
+    const text = `Refused (${r.code}): ${r.message}\nNext: ${r.nextStep}`;
+    this.notify('warning', text);
+    return { kind: 'refused', code: r.code, text };
+  }
+
+  private notify(level: 'info' | 'warning' | 'error', text: string): void {
+    this.pushEvent({ kind: 'notification', level, text });
+  }
+
+  private emitChanged(reason: string, state: BranchState): void {
+    const payload = {
+      reason,
+      revision: state.revision,
+      agentEnabled: state.ok ? state.snapshot.agentEnabled : null,
+      quantities: state.ok ? state.snapshot.quantities : null,
+    };
+    this.pushEvent({ kind: 'event', channel: CHANGED_EVENT, payload: JSON.stringify(payload) });
+  }
+
+  private pushEvent(item: DistributiveOmit<EventLogItem, 'seq'>): void {
+    this.events.push({ ...item, seq: ++this.eventSeq } as EventLogItem);
+    if (this.events.length > EVENT_LOG_LIMIT) this.events.splice(0, this.events.length - EVENT_LOG_LIMIT);
+  }
+
+  private branchItems(): BranchItem[] {
+    const branch = this.journal.branch();
+    return branch.slice(-BRANCH_VIEW_LIMIT).map((entry) => branchItem(entry, this.journal));
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+function decideChange(change: DeskChange, state: BranchState, expectedRevision: string, interactive: boolean): Decision {
+  return change.kind === 'grant'
+    ? decideGrant(state, { enabled: change.enabled, expectedRevision }, { interactive })
+    : decideReservation(state, { action: change.action, id: change.id, packets: change.packets, expectedRevision, actor: 'human' }, { interactive });
+}
+
+function describeChange(change: DeskChange, state: BranchState): string {
+  if (change.kind === 'grant') {
+    return change.enabled
+      ? 'The agent may then reserve and release fictional seed packets on this branch through seed_desk act, and nothing else. You can switch it off again with /seeds agent off.'
+      : 'The agent will no longer be able to reserve or release packets on this branch; its act calls will be refused with agent-disabled.';
+  }
+  const row = state.ok ? deskRows(state.snapshot).find((candidate) => candidate.id === change.id) : undefined;
+  const before = row ? `${row.reserved} reserved, ${row.available} available` : '';
+  const delta = change.action === 'reserve' ? change.packets : -change.packets;
+  const after = row ? `${row.reserved + delta} reserved, ${row.available - delta} available` : '';
+  return `${capitalize(verbOf(change.action))} ${change.packets} ${change.id} on this branch: ${before} now, ${after} after. Decided on revision ${state.revision}.`;
+}
+
+const verbOf = (action: ReservationAction): string => (action === 'reserve' ? 'reserve' : 'release');
+const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
+function transientNotice(leafId: EntryId | null): string {
+  return `The leaf moved to ${leafId ?? 'the start of the session'} without appending anything. A reopen (or a reload) returns to the last appended entry unless you add something here.`;
+}
+
+function branchItem(entry: JournalEntry, journal: SessionJournal): BranchItem {
+  const base = { id: entry.id, type: entry.type, label: journal.labelOf(entry.id) ?? null };
+  if (isSeedDeskEntry(entry)) {
+    const data = entry['data'];
+    return { ...base, role: 'seed-desk', text: JSON.stringify(data), revision: journal.revision(entry.id) };
+  }
+  return { ...base, role: messageRole(entry) ?? entry.type, text: entryText(entry), revision: null };
+}
+
+async function loadJournal(store: JournalStore, sessionId: SessionId): Promise<SessionJournal | null> {
+  const session = await store.getSession(sessionId);
+  if (!session) return null;
+  const records = await store.loadEntries(sessionId);
+  return SessionJournal.fromEntries(session.header, records.map((record) => record.entry));
+}
+
+async function createSession(store: JournalStore, ids: IdSource): Promise<SessionJournal> {
+  const header = sessionHeader(ids.sessionId() as SessionId, ids.now(), '/playground');
+  await store.createSession(header);
+  return SessionJournal.empty(header);
+}
+
