@@ -54,7 +54,14 @@ function naiveScan(journal: SessionJournal): unknown {
   return parseSnapshot(latest);
 }
 
-export function runDomainBench(): { rows: string[][]; ratios: Record<string, number> } {
+interface Ratios {
+  revision: number;
+  state: number;
+  walk: number;
+  scan: number;
+}
+
+export function runDomainBench(): { rows: string[][]; ratios: Ratios } {
   const journals = SIZES.map((size) => ({ size, journal: buildJournal(size) }));
   const ops = journals.map(({ size, journal }) => {
     const leaf = journal.leafId;
@@ -95,7 +102,7 @@ export function runDomainBench(): { rows: string[][]; ratios: Record<string, num
   ]);
   const first = results[0]!;
   const last = results.at(-1)!;
-  const ratios = {
+  const ratios: Ratios = {
     revision: last.revision / first.revision,
     state: last.state / first.state,
     walk: last.walk / first.walk,

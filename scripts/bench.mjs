@@ -3,7 +3,10 @@
 // and ratios against a baseline measured in the same run (timings on these machines are noisy).
 import { spawnSync } from 'node:child_process';
 
-const parts = [{ name: 'domain (Node)', args: ['tsx', 'bench/domain.bench.ts'] }];
+const parts = [
+  { name: 'domain (Node)', args: ['tsx', 'bench/domain.bench.ts'] },
+  { name: 'storage and page (Chromium)', args: ['tsx', 'bench/browser.bench.ts'] },
+];
 
 let failed = false;
 for (const part of parts) {

@@ -3,8 +3,10 @@
  * command sequences grow random trees, and after every step the incremental index must equal the
  * reference walk and a rebuild from the entries alone.
  *
- * Replay a failure: FC_SEED=<seed> [FC_PATH=<path>] npx vitest run domain/journal/journal.property.test.ts
- * (fast-check prints both in the failure message).
+ * Replay a failure: fast-check prints `{ seed, path }` in the failure message; the seed is also in
+ * the test name. Run with another seed: FC_SEED=<seed> npx vitest run domain/journal/journal.property.test.ts
+ * Replay one counterexample: FC_SEED=<seed> FC_PATH=<path> npx vitest run <this file> -t '<test name>'
+ * (a path belongs to one property, so select it with -t).
  */
 import * as fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
@@ -14,7 +16,7 @@ import { FIXTURE, isFixtureId } from '../fixture';
 import { asEntryId, asSessionId, seededIdSource, type EntryId, type SessionId } from '../ids';
 import { reconstructBranch, type BranchState } from '../reconstruct';
 import type { RefusalCode } from '../refusal';
-import { deskRows, normalizeSnapshot, SEED_DESK_CUSTOM_TYPE, type Snapshot } from '../snapshot';
+import { deskRows, EMPTY_SNAPSHOT, normalizeSnapshot, parseSnapshot, SEED_DESK_CUSTOM_TYPE, type Snapshot } from '../snapshot';
 import { planSeedDeskCall } from '../tool/seedDeskTool';
 import {
   assistantMessageEntry,
@@ -75,7 +77,7 @@ const mostlyTrue = fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, { weigh
 
 /** Deliberately corrupt snapshots (and a few hand-written valid ones, as an import might hold). */
 const rawDeskDataArb: fc.Arbitrary<unknown> = fc.oneof(
-  fc.constantFrom<unknown>(
+  { weight: 2, arbitrary: fc.constantFrom<unknown>(
     { version: 2, agentEnabled: false, quantities: {} },
     { version: 1, agentEnabled: 'yes', quantities: {} },
     { version: 1, agentEnabled: true, quantities: { tomato: 1 } },
@@ -85,9 +87,9 @@ const rawDeskDataArb: fc.Arbitrary<unknown> = fc.oneof(
     { version: 1, agentEnabled: false, quantities: {}, extra: true },
     null,
     'not a snapshot',
-  ),
-  fc.constant(null).map(() => JSON.parse('{"version":1,"agentEnabled":false,"quantities":{"__proto__":1}}') as unknown),
-  fc
+  ) },
+  { weight: 1, arbitrary: fc.constant(null).map(() => JSON.parse('{"version":1,"agentEnabled":false,"quantities":{"__proto__":1}}') as unknown) },
+  { weight: 3, arbitrary: fc
     .record({
       agentEnabled: fc.boolean(),
       basil: fc.integer({ min: 0, max: 8 }),
@@ -98,12 +100,12 @@ const rawDeskDataArb: fc.Arbitrary<unknown> = fc.oneof(
       version: 1,
       agentEnabled,
       quantities: { 'marigold-french': marigold, 'basil-genovese': basil, 'bean-scarlet': bean },
-    })),
+    })) },
 );
 
 const commandArb: fc.Arbitrary<Command> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ t: fc.constant('reserve' as const), action: actionArb, id: idArb, packets: packetsArb, rev: revArb, interactive: mostlyTrue }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('grant' as const), enabled: mostlyTrue, rev: revArb, interactive: mostlyTrue }) },
+  { weight: 3, arbitrary: fc.record({ t: fc.constant('grant' as const), enabled: mostlyTrue, rev: revArb, interactive: mostlyTrue }) },
   { weight: 4, arbitrary: fc.record({ t: fc.constant('act' as const), action: actionArb, id: idArb, packets: packetsArb, rev: revArb }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('query' as const), family: fc.constantFrom(undefined, 'bean', 'Bean', 'bea', 'basil') }) },
   { weight: 3, arbitrary: fc.record({ t: fc.constant('user' as const), text: fc.constantFrom('hi', '/seeds query', 'reserve some basil') }) },
@@ -146,6 +148,28 @@ function expectedGrant(ref: BranchState, enabled: boolean, expectedRevision: str
   if (!ref.ok) return { ok: false, code: 'corrupt-state' };
   if (expectedRevision !== ref.revision) return { ok: false, code: 'stale-revision' };
   return { ok: true, snapshot: normalizeSnapshot(enabled, ref.snapshot.quantities) };
+}
+
+/** The corrupt-state rule in its plainest form: any invalid desk entry on the path poisons it; else the last wins. */
+function plainBranchRule(path: readonly JournalEntry[]): { corrupt: EntryId } | { snapshot: Snapshot; head: EntryId | null } {
+  const desks = path.filter((entry) => entry.type === 'custom' && entry['customType'] === SEED_DESK_CUSTOM_TYPE);
+  const bad = desks.find((entry) => !parseSnapshot(entry['data']).ok);
+  if (bad) return { corrupt: bad.id };
+  const last = desks.at(-1);
+  const parsed = last ? parseSnapshot(last['data']) : undefined;
+  return { snapshot: parsed?.ok ? parsed.snapshot : EMPTY_SNAPSHOT, head: last?.id ?? null };
+}
+
+function sameAsPlainRule(state: BranchState, path: readonly JournalEntry[], what: string): void {
+  const plain = plainBranchRule(path);
+  if ('corrupt' in plain) {
+    check(!state.ok, `${what}: a corrupt desk entry (${plain.corrupt}) must make the branch corrupt-state`);
+    if (!state.ok) same(state.corruptEntryId, plain.corrupt, `${what}: the first corrupt entry is reported`);
+  } else {
+    check(state.ok, `${what}: a branch of valid desk entries must not be corrupt`);
+    if (state.ok) same(state.snapshot, plain.snapshot, `${what}: the last desk entry wins`);
+    same(state.deskHead, plain.head, `${what}: desk head`);
+  }
 }
 
 // ---------------------------------------------------------------- the driver
@@ -388,6 +412,7 @@ class Run {
       const ref = reconstructBranch(sid, j.branch(id));
       same(state, ref, `state(${id}) equals reconstructBranch(branch(${id}))`);
       same(rebuilt.state(id), ref, `rebuilt state(${id}) equals the reference`);
+      sameAsPlainRule(state, j.branch(id), `state(${id})`);
       if (state.ok) {
         for (const row of deskRows(state.snapshot)) {
           check(row.available + row.reserved === row.packets, `${id}: ${row.id} available + reserved != packets`);
@@ -445,10 +470,16 @@ function checkImported(raws: readonly RawEntry[]): void {
     for (let k = 1; k < path.length; k++) same(path[k]!.parentId, path[k - 1]!.id, `branch(${id}) is a parent chain`);
     same(j.depthOf(id), path.length - 1, `depthOf(${id})`);
     same(j.state(id), reconstructBranch(sid, path), `imported state(${id}) equals the reference walk`);
+    sameAsPlainRule(j.state(id), path, `imported state(${id})`);
   }
 }
 
 // ---------------------------------------------------------------- the properties
+
+const importedProperty = () =>
+  fc.property(fc.array(rawEntryArb, { minLength: 1, maxLength: 20, size: 'max' }), (raws) => {
+    checkImported(raws);
+  });
 
 describe('journal model (fast-check)', () => {
   it(`index = reference walk = rebuild, refusals append nothing, revisions move only with desk entries (seed ${SEED})`, () => {
@@ -456,9 +487,8 @@ describe('journal model (fast-check)', () => {
       fc.property(fc.array(commandArb, { minLength: 1, maxLength: 40, size: 'max' }), (commands) => {
         runCommands(commands);
       }),
-      { seed: SEED, path: PATH, numRuns: 120, verbose: 1 },
+      { seed: SEED, path: PATH, numRuns: 400, verbose: 1 },
     );
-    console.log(JSON.stringify([...reached].sort()));
     if (PATH === undefined) {
       const codes: RefusalCode[] = ['ui-required', 'corrupt-state', 'invalid-target', 'invalid-quantity', 'stale-revision', 'insufficient-availability', 'insufficient-reservation'];
       const wanted = [
@@ -480,16 +510,17 @@ describe('journal model (fast-check)', () => {
   });
 
   it(`imported journals in any order: every walk ends and agrees with the index (seed ${SEED})`, () => {
-    fc.assert(
-      fc.property(fc.array(rawEntryArb, { minLength: 1, maxLength: 20, size: 'max' }), (raws) => {
-        checkImported(raws);
-      }),
-      { seed: SEED, path: PATH, numRuns: 200, verbose: 1 },
-    );
+    fc.assert(importedProperty(), { seed: SEED, path: PATH, numRuns: 500, verbose: 1 });
   });
 });
 
 describe('pinned regressions', () => {
+  // Found by the property above before the journal.ts fix: the first generated journal held a
+  // self-parented entry and branch() looped forever (shrunk to the case below).
+  it('seed 20260501, path 0:0:0:0 of the imported-journal property', () => {
+    fc.assert(importedProperty(), { seed: 20260501, path: '0:0:0:0', endOnFailure: true });
+  });
+
   it('a child stored before its parent is a root for both the index and the walk', () => {
     expect(() =>
       checkImported([

@@ -4,6 +4,8 @@ import { confirmationMachine } from '../machines/confirmation';
 import type { HostView, RequestBody, RequestType } from '../protocol/messages';
 import { WorkerClient, WorkerError, type Answer } from './workerClient';
 
+export const ROUND_TRIP_MEASURE = 'seed-desk:worker-round-trip';
+
 export interface OutputLine {
   readonly seq: number;
   readonly kind: 'input' | 'answer' | 'said' | 'usage' | 'refused' | 'failed' | 'committed' | 'cancelled' | 'info';
@@ -157,8 +159,11 @@ export class Playground {
 
   private async call<T extends RequestType>(body: Extract<RequestBody, { type: T }>): Promise<Answer<T>> {
     this.busy++;
+    const start = performance.now();
     try {
       const answer = await this.client.request(body);
+      // User Timing: free to record, and lets the benchmark read real round trips from the page.
+      performance.measure(ROUND_TRIP_MEASURE, { start, end: performance.now(), detail: body.type });
       this.view = answer.view;
       writeLeafMemo(answer.view);
       this.error = null;

@@ -87,7 +87,7 @@ export class PlaygroundHost {
     if (blocked) return blocked;
     const entry = userMessageEntry(text, this.place());
     try {
-      await this.store.append(this.sessionId, [entry]);
+      await this.store.append(this.sessionId, this.journal.leafId, [entry]);
     } catch (error) {
       return this.latch(error);
     }
@@ -151,7 +151,7 @@ export class PlaygroundHost {
         return decision.ok
           ? { append: true, entries: [customEntry(SEED_DESK_CUSTOM_TYPE, decision.snapshot, place)] }
           : { append: false, reason: decision.refusal };
-      });
+      }, this.journal.state(leafId));
     } catch (error) {
       const failed = this.latch(error);
       return { kind: 'failed', message: failed.text };
