@@ -44,3 +44,37 @@ export async function confirmReservation(page: Page, line: string): Promise<void
   await dialog(page).getByRole('button', { name: 'Confirm', exact: true }).click();
   await expect(dialog(page)).toBeHidden();
 }
+
+export async function grantAgent(page: Page): Promise<void> {
+  await run(page, '/seeds agent on');
+  await expect(dialog(page)).toContainText('seed_desk act');
+  await dialog(page).getByRole('button', { name: 'Confirm', exact: true }).click();
+  await expect(dialog(page)).toBeHidden();
+  await expect(page.getByRole('status', { name: 'Status line' })).toContainText('agent on');
+}
+
+/** Types arguments into the tool panel and calls seed_desk, as the learner playing the model does. */
+export async function callTool(page: Page, args: Record<string, unknown> | string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Tool arguments' }).fill(typeof args === 'string' ? args : JSON.stringify(args));
+  await page.getByRole('button', { name: 'Call seed_desk' }).click();
+}
+
+export function toolText(page: Page) {
+  return page.getByRole('region', { name: 'Text the model sees' });
+}
+
+export function toolDetails(page: Page) {
+  return page.getByRole('region', { name: 'Structured details' });
+}
+
+export async function latestRevision(page: Page): Promise<string> {
+  const text = (await toolDetails(page).textContent()) ?? '';
+  const match = /"revision": "([^"]+)"/.exec(text);
+  if (!match?.[1]) throw new Error(`No revision in details: ${text}`);
+  return match[1];
+}
+
+export async function seedDeskLineCount(page: Page): Promise<number> {
+  const text = await page.getByLabel('Seed desk entries').textContent();
+  return Number(/(\d+)/.exec(text ?? '')?.[1] ?? Number.NaN);
+}

@@ -1,7 +1,8 @@
 import { createActor, fromPromise, type SnapshotFrom } from 'xstate';
 import { parseSeedsArgs, splitSlashCommand } from '$domain/command/parse';
+import { approvalMachine } from '../machines/approval';
 import { confirmationMachine } from '../machines/confirmation';
-import type { HostView, RequestBody, RequestType } from '../protocol/messages';
+import type { HostView, RequestBody, RequestType, ToolCallOutcome } from '../protocol/messages';
 import { WorkerClient, WorkerError, type Answer } from './workerClient';
 
 export const ROUND_TRIP_MEASURE = 'seed-desk:worker-round-trip';
@@ -35,9 +36,16 @@ export class Playground {
   /** Said once after a reload that undid a navigation which had appended nothing. */
   reloadNotice = $state.raw<string | null>(null);
 
+  /** The last seed_desk outcome, shown as text and details. */
+  toolOutcome = $state.raw<ToolCallOutcome | null>(null);
+  /** The revision from the latest tool result: "use latest revision" fills it in; nothing refreshes it silently. */
+  latestToolRevision = $state.raw<string | null>(null);
+  approval = $state.raw<SnapshotFrom<typeof approvalMachine>>();
+
   private seq = 0;
   private readonly client: WorkerClient;
   readonly confirmation;
+  readonly approvalActor;
 
   constructor(worker: Worker) {
     this.client = new WorkerClient(worker);
@@ -56,6 +64,52 @@ export class Playground {
       if (before !== snapshot.value) this.reportDialog(snapshot);
     });
     this.confirmation.start();
+
+    this.approvalActor = createActor(
+      approvalMachine.provide({
+        actors: { answer: fromPromise(async ({ input }) => (await this.call({ type: 'answerApproval', callId: input.callId, approved: input.approved })).result) },
+      }),
+    );
+    this.approval = this.approvalActor.getSnapshot();
+    this.approvalActor.subscribe((snapshot) => {
+      const settledNow = this.approval?.value !== 'idle' && snapshot.value === 'idle';
+      this.approval = snapshot;
+      if (settledNow && snapshot.context.outcome) this.showToolOutcome(snapshot.context.outcome);
+    });
+    this.approvalActor.start();
+  }
+
+  /** Calls seed_desk through the host: schema, approval, domain. Returns the outcome it showed. */
+  async callTool(args: string, skipSchema: boolean): Promise<ToolCallOutcome> {
+    const { result } = await this.call({ type: 'toolCall', args, skipSchema });
+    if (result.kind === 'approval') {
+      this.toolOutcome = result;
+      this.approvalActor.send({ type: 'ASK', callId: result.callId, prompt: result.prompt });
+      return result;
+    }
+    this.showToolOutcome(result);
+    return result;
+  }
+
+  /** Resolves when the approval prompt has been answered and the call has finished. */
+  async answerApproval(approved: boolean): Promise<void> {
+    this.approvalActor.send({ type: approved ? 'APPROVE' : 'DENY' });
+  }
+
+  async setApprovalPolicy(policy: 'allow' | 'prompt' | 'deny'): Promise<void> {
+    await this.call({ type: 'setApprovalPolicy', policy });
+  }
+
+  async corruptDemo(): Promise<void> {
+    const { result } = await this.call({ type: 'corruptDemo' });
+    this.print(result.kind === 'committed' ? 'info' : result.kind, result.message);
+    await this.refreshJournal();
+  }
+
+  private showToolOutcome(outcome: ToolCallOutcome): void {
+    this.toolOutcome = outcome;
+    if (outcome.kind === 'result' && outcome.details?.revision) this.latestToolRevision = outcome.details.revision;
+    void this.refreshJournal();
   }
 
   async start(): Promise<void> {

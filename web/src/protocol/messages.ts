@@ -48,6 +48,34 @@ const EventLogItemSchema = z.discriminatedUnion('kind', [
 ]);
 export type EventLogItem = z.infer<typeof EventLogItemSchema>;
 
+export const ApprovalPolicySchema = z.enum(['allow', 'prompt', 'deny']);
+
+/** `details` of a seed_desk result: what a host exposing structured details shows, beyond the text. */
+export const ToolDetailsSchema = z.object({
+  ok: z.boolean(),
+  scope: z.string(),
+  revision: z.optional(z.string()),
+  agentEnabled: z.optional(z.boolean()),
+  code: z.optional(RefusalCodeSchema),
+  data: z.optional(z.unknown()),
+});
+export type ToolDetailsView = z.infer<typeof ToolDetailsSchema>;
+
+export const ToolCallOutcomeSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('result'),
+    callId: z.string(),
+    /** Which gate answered: the host's schema check, the host's approval, or the domain. */
+    stage: z.enum(['schema', 'approval', 'domain']),
+    isError: z.boolean(),
+    text: z.string(),
+    details: z.nullable(ToolDetailsSchema),
+  }),
+  z.object({ kind: z.literal('approval'), callId: z.string(), prompt: z.string() }),
+  z.object({ kind: z.literal('failed'), text: z.string() }),
+]);
+export type ToolCallOutcome = z.infer<typeof ToolCallOutcomeSchema>;
+
 export const HostViewSchema = z.object({
   sessionId: z.string(),
   parentSession: z.nullable(z.string()),
@@ -63,6 +91,9 @@ export const HostViewSchema = z.object({
   writeFailure: z.nullable(z.string()),
   notice: z.nullable(z.string()),
   transientLeaf: z.boolean(),
+  approvalPolicy: ApprovalPolicySchema,
+  pendingApproval: z.nullable(z.object({ callId: z.string(), prompt: z.string() })),
+  seedDeskEntryCount: z.number(),
   branch: z.array(BranchItemSchema),
   events: z.array(EventLogItemSchema),
 });
@@ -87,7 +118,11 @@ export type CommitOutcomeView = z.infer<typeof CommitOutcomeSchema>;
 
 export const RequestBodySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('hello') }),
-  z.object({ type: z.literal('line'), text: z.string() }),
+  z.object({ type: z.literal('line'), text: z.string(), headless: z.optional(z.boolean()) }),
+  z.object({ type: z.literal('toolCall'), args: z.string(), skipSchema: z.boolean() }),
+  z.object({ type: z.literal('answerApproval'), callId: z.string(), approved: z.boolean() }),
+  z.object({ type: z.literal('setApprovalPolicy'), policy: ApprovalPolicySchema }),
+  z.object({ type: z.literal('corruptDemo') }),
   z.object({ type: z.literal('commit'), change: DeskChangeSchema, expectedRevision: z.string() }),
   z.object({ type: z.literal('meanwhileReserve'), id: z.string(), packets: z.number() }),
   z.object({ type: z.literal('stepBack') }),
@@ -107,6 +142,10 @@ export type Request = z.infer<typeof RequestSchema>;
 export const ResultSchemas = {
   hello: z.null(),
   line: LineOutcomeSchema,
+  toolCall: ToolCallOutcomeSchema,
+  answerApproval: ToolCallOutcomeSchema,
+  setApprovalPolicy: z.null(),
+  corruptDemo: CommitOutcomeSchema,
   commit: CommitOutcomeSchema,
   meanwhileReserve: CommitOutcomeSchema,
   stepBack: z.null(),

@@ -3,13 +3,16 @@ import { corruptRefusal, decideGrant, decideReservation, type Decision, type Res
 import { queryText, statusText } from '$domain/deskText';
 import { FIXTURE_FAMILIES } from '$domain/fixture';
 import { freshEntryId, type EntryId, type IdSource, type Revision, type SessionId } from '$domain/ids';
-import { customEntry, entryText, isSeedDeskEntry, messageRole, sessionHeader, userMessageEntry, type JournalEntry } from '$domain/journal/entry';
+import { assistantMessageEntry, customEntry, entryText, isSeedDeskEntry, messageRole, sessionHeader, toolResultEntry, userMessageEntry, type JournalEntry } from '$domain/journal/entry';
+import { planSeedDeskCall, type ToolResult } from '$domain/tool/seedDeskTool';
+import { SEED_DESK_TOOL_NAME } from '$domain/tool/schema';
 import { toSessionJsonl } from '$domain/journal/exportJsonl';
 import { SessionJournal } from '$domain/journal/journal';
 import type { BranchState } from '$domain/reconstruct';
 import type { Refusal } from '$domain/refusal';
 import { deskRows, SEED_DESK_CUSTOM_TYPE } from '$domain/snapshot';
-import type { DeskChange, EventLogItem, HostView, LineOutcome, CommitOutcomeView, BranchItem } from '../protocol/messages';
+import type { DeskChange, EventLogItem, HostView, LineOutcome, CommitOutcomeView, BranchItem, ToolCallOutcome } from '../protocol/messages';
+import { DENIED_BY_USER, gateToolCall, type ApprovalPolicy } from './toolGate';
 import { JournalStore, StorageFailure, type StoreFault } from './store';
 
 export const CHANGED_EVENT = 'workbook:seed-desk:changed';
@@ -23,6 +26,9 @@ const BRANCH_VIEW_LIMIT = 400;
  */
 export class PlaygroundHost {
   private interactive = true;
+  private approvalPolicy: ApprovalPolicy = 'allow';
+  /** A tool call waiting on the host's approval prompt. */
+  private pendingApproval: { callId: string; args: unknown; prompt: string } | null = null;
   /** Set after a failed write; cleared only by a reopen (the host latches storage failures). */
   private writeFailure: string | null = null;
   private notice: string | null = null;
@@ -66,6 +72,9 @@ export class PlaygroundHost {
       writeFailure: this.writeFailure,
       notice: this.notice,
       transientLeaf: journal.leafIsTransient(),
+      approvalPolicy: this.approvalPolicy,
+      pendingApproval: this.pendingApproval ? { callId: this.pendingApproval.callId, prompt: this.pendingApproval.prompt } : null,
+      seedDeskEntryCount: journal.entries().filter(isSeedDeskEntry).length,
       branch: this.branchItems(),
       events: this.events.slice(-50),
     };
@@ -73,7 +82,17 @@ export class PlaygroundHost {
 
   // ---- the command line ----
 
-  async runLine(line: string): Promise<LineOutcome> {
+  /** `headless` runs this one line as a host without UI would (the Refusals view's ui-required demo). */
+  async runLine(line: string, headless = false): Promise<LineOutcome> {
+    if (headless) {
+      const interactive = this.interactive;
+      this.interactive = false;
+      try {
+        return await this.runLine(line);
+      } finally {
+        this.interactive = interactive;
+      }
+    }
     const text = line.trim();
     if (text.length === 0) return { kind: 'usage', text: 'Type a message, or a command such as /seeds query.' };
     const slash = splitSlashCommand(text);
@@ -86,13 +105,7 @@ export class PlaygroundHost {
     const blocked = this.blockedOutcome();
     if (blocked) return blocked;
     const entry = userMessageEntry(text, this.place());
-    try {
-      await this.store.append(this.sessionId, this.journal.leafId, [entry]);
-    } catch (error) {
-      return this.latch(error);
-    }
-    this.journal.append(entry);
-    this.notice = null;
+    if (!(await this.appendConversation(entry))) return { kind: 'failed', text: this.writeFailureText() };
     return { kind: 'said', text: `Added your message as entry ${entry.id}. The revision stays ${this.journal.revision()}.` };
   }
 
@@ -173,6 +186,107 @@ export class PlaygroundHost {
     return this.commitDesk({ kind: 'reservation', action: 'reserve', id, packets }, current, 'meanwhile-reserve');
   }
 
+  // ---- the seed_desk tool, through the host ----
+
+  setApprovalPolicy(policy: ApprovalPolicy): void {
+    this.approvalPolicy = policy;
+  }
+
+  /**
+   * A model tool call, recorded as the host records it: an assistant message with the toolCall
+   * block, then (after the gates and the domain) a toolResult message. A seed desk change made
+   * by the call lands between the two.
+   */
+  async callTool(argsText: string, skipSchema: boolean): Promise<ToolCallOutcome> {
+    if (this.pendingApproval) return { kind: 'failed', text: 'Another seed_desk call is waiting for approval: answer that prompt first.' };
+    let args: unknown;
+    try {
+      args = JSON.parse(argsText);
+    } catch (error) {
+      return { kind: 'failed', text: `The tool arguments are not valid JSON, so no call was made: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    const blocked = this.blockedOutcome();
+    if (blocked) return { kind: 'failed', text: blocked.text };
+    const callId = `call_${this.ids.entryId()}${this.ids.entryId()}`;
+    const call = assistantMessageEntry([{ type: 'toolCall', id: callId, name: SEED_DESK_TOOL_NAME, arguments: args }], this.place(), 'toolUse');
+    if (!(await this.appendConversation(call))) return { kind: 'failed', text: this.writeFailureText() };
+
+    const verdict = gateToolCall(args, { policy: this.approvalPolicy, interactive: this.interactive, skipSchema });
+    switch (verdict.kind) {
+      case 'invalid':
+        return this.finishCall(callId, errorResult(verdict.message), 'schema');
+      case 'blocked':
+        return this.finishCall(callId, errorResult(verdict.message), 'approval');
+      case 'ask':
+        this.pendingApproval = { callId, args, prompt: verdict.prompt };
+        return { kind: 'approval', callId, prompt: verdict.prompt };
+      case 'run':
+        return this.executeTool(callId, args);
+    }
+  }
+
+  async answerApproval(callId: string, approved: boolean): Promise<ToolCallOutcome> {
+    const pending = this.pendingApproval;
+    if (!pending || pending.callId !== callId) return { kind: 'failed', text: 'No seed_desk call is waiting for this approval.' };
+    this.pendingApproval = null;
+    if (!approved) return this.finishCall(callId, errorResult(DENIED_BY_USER), 'approval');
+    return this.executeTool(callId, pending.args);
+  }
+
+  private async executeTool(callId: string, args: unknown): Promise<ToolCallOutcome> {
+    const leafId = this.journal.leafId;
+    const expected = this.journal.state(leafId);
+    const plan = planSeedDeskCall(args, expected);
+    if (plan.kind === 'error') return this.finishCall(callId, errorResult(plan.message), 'domain');
+    if (plan.kind === 'answer') {
+      if (!plan.result.details.ok) this.notify('warning', plan.result.content[0].text);
+      return this.finishCall(callId, { ...plan.result, isError: false }, 'domain');
+    }
+    const place = this.place();
+    let outcome;
+    try {
+      // The store re-plans on the stored branch head inside the commit transaction.
+      outcome = await this.store.commitChecked<ToolResult>(
+        this.sessionId,
+        leafId,
+        (state) => {
+          const again = planSeedDeskCall(args, state);
+          if (again.kind === 'commit') return { append: true, entries: [customEntry(SEED_DESK_CUSTOM_TYPE, again.snapshot, place)] };
+          return { append: false, reason: again.kind === 'answer' ? again.result : errorToolResult(again.message) };
+        },
+        expected,
+      );
+    } catch (error) {
+      const failed = this.latch(error);
+      return { kind: 'failed', text: failed.text };
+    }
+    if (outcome.kind === 'declined') return this.finishCall(callId, { ...outcome.reason, isError: false }, 'domain');
+    for (const record of outcome.records) this.journal.append(record.entry);
+    const state = this.journal.state();
+    this.emitChanged('agent-act', state);
+    return this.finishCall(callId, { ...plan.describe(state.revision), isError: false }, 'domain');
+  }
+
+  private async finishCall(callId: string, result: ToolResult & { isError: boolean }, stage: 'schema' | 'approval' | 'domain'): Promise<ToolCallOutcome> {
+    const text = result.content[0].text;
+    const details = result.isError ? undefined : result.details;
+    const entry = toolResultEntry({ toolCallId: callId, toolName: SEED_DESK_TOOL_NAME, content: result.content, details, isError: result.isError }, this.place());
+    if (!(await this.appendConversation(entry))) return { kind: 'failed', text: this.writeFailureText() };
+    if (result.isError) this.notify('error', text);
+    return { kind: 'result', callId, stage, isError: result.isError, text, details: details ?? null };
+  }
+
+  /** Demo only, clearly labelled in the UI: appends a snapshot that breaks the format. */
+  async appendCorruptSnapshot(): Promise<CommitOutcomeView> {
+    const blocked = this.blockedOutcome();
+    if (blocked) return { kind: 'failed', message: blocked.text };
+    const entry = customEntry(SEED_DESK_CUSTOM_TYPE, { version: 1, agentEnabled: false, quantities: { 'basil-genovese': 99 } }, this.place());
+    if (!(await this.appendConversation(entry))) return { kind: 'failed', message: this.writeFailureText() };
+    const state = this.journal.state();
+    this.emitChanged('demo-corrupt', state);
+    return { kind: 'committed', revision: state.revision, message: `Appended an invalid snapshot (${entry.id}): 99 basil of 8. This branch now refuses everything with corrupt-state; step back to leave it.` };
+  }
+
   // ---- navigation and session ----
 
   /** Host `/tree` selection. */
@@ -224,6 +338,23 @@ export class PlaygroundHost {
     return { id: freshEntryId(this.ids, (id) => this.journal.has(id)), parentId: this.journal.leafId, timestamp: this.ids.now() };
   }
 
+  /** Appends without a desk check (conversation never changes the revision); false when storage failed. */
+  private async appendConversation(entry: JournalEntry): Promise<boolean> {
+    try {
+      await this.store.append(this.sessionId, this.journal.leafId, [entry]);
+    } catch (error) {
+      this.latch(error);
+      return false;
+    }
+    this.journal.append(entry);
+    this.notice = null;
+    return true;
+  }
+
+  private writeFailureText(): string {
+    return `Storage failed, nothing was appended: ${this.writeFailure ?? 'unknown error'} Writes are stopped until you reopen the session.`;
+  }
+
   private blockedOutcome(): { kind: 'failed'; text: string } | null {
     return this.writeFailure === null
       ? null
@@ -269,6 +400,14 @@ export class PlaygroundHost {
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+function errorToolResult(message: string): ToolResult {
+  return { content: [{ type: 'text', text: message }], details: { ok: false, scope: 'seed_desk' } };
+}
+
+function errorResult(message: string): ToolResult & { isError: boolean } {
+  return { ...errorToolResult(message), isError: true };
+}
 
 function decideChange(change: DeskChange, state: BranchState, expectedRevision: string, interactive: boolean): Decision {
   return change.kind === 'grant'

@@ -1,6 +1,5 @@
 /// <reference lib="webworker" />
-import { cryptoIdSource } from '$domain/ids';
-import { asEntryId, asRevision } from '$domain/ids';
+import { asEntryId, asRevision, cryptoIdSource } from '$domain/ids';
 import { RequestSchema, type RequestBody, type Response } from '../protocol/messages';
 import { PlaygroundHost } from './host';
 import { JournalStore } from './store';
@@ -45,7 +44,16 @@ async function handle(host: PlaygroundHost, body: RequestBody): Promise<unknown>
     case 'hello':
       return null;
     case 'line':
-      return host.runLine(body.text);
+      return host.runLine(body.text, body.headless ?? false);
+    case 'toolCall':
+      return host.callTool(body.args, body.skipSchema);
+    case 'answerApproval':
+      return host.answerApproval(body.callId, body.approved);
+    case 'setApprovalPolicy':
+      host.setApprovalPolicy(body.policy);
+      return null;
+    case 'corruptDemo':
+      return host.appendCorruptSnapshot();
     case 'commit':
       return host.commitHumanChange(body.change, asRevision(body.expectedRevision));
     case 'meanwhileReserve':

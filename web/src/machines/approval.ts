@@ -1,0 +1,58 @@
+import { assign, fromPromise, setup } from 'xstate';
+import type { ToolCallOutcome } from '../protocol/messages';
+
+/**
+ * The host's approval prompt for a `write`-tier tool call. Like a confirmation it is an await:
+ * while `prompting`, the desk may change, and the call then meets the domain's revision check.
+ */
+export interface ApprovalContext {
+  callId: string | null;
+  prompt: string;
+  outcome: ToolCallOutcome | null;
+}
+
+export type ApprovalEvent = { type: 'ASK'; callId: string; prompt: string } | { type: 'APPROVE' } | { type: 'DENY' };
+
+export const approvalMachine = setup({
+  types: { context: {} as ApprovalContext, events: {} as ApprovalEvent },
+  actors: {
+    answer: fromPromise<ToolCallOutcome, { callId: string; approved: boolean }>(async () => {
+      throw new Error('answer is not provided');
+    }),
+  },
+  actions: {
+    rememberPrompt: assign((_, params: { callId: string; prompt: string }) => ({ callId: params.callId, prompt: params.prompt, outcome: null })),
+    rememberOutcome: assign((_, params: { outcome: ToolCallOutcome }) => ({ outcome: params.outcome })),
+    rememberError: assign((_, params: { error: unknown }) => ({
+      outcome: { kind: 'failed', text: params.error instanceof Error ? params.error.message : String(params.error) } as const,
+    })),
+  },
+}).createMachine({
+  id: 'approval',
+  initial: 'idle',
+  context: { callId: null, prompt: '', outcome: null },
+  states: {
+    idle: {
+      on: { ASK: { target: 'prompting', actions: { type: 'rememberPrompt', params: ({ event }) => ({ callId: event.callId, prompt: event.prompt }) } } },
+    },
+    prompting: {
+      on: { APPROVE: 'approving', DENY: 'denying' },
+    },
+    approving: {
+      invoke: {
+        src: 'answer',
+        input: ({ context }) => ({ callId: context.callId ?? '', approved: true }),
+        onDone: { target: 'idle', actions: { type: 'rememberOutcome', params: ({ event }) => ({ outcome: event.output }) } },
+        onError: { target: 'idle', actions: { type: 'rememberError', params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    denying: {
+      invoke: {
+        src: 'answer',
+        input: ({ context }) => ({ callId: context.callId ?? '', approved: false }),
+        onDone: { target: 'idle', actions: { type: 'rememberOutcome', params: ({ event }) => ({ outcome: event.output }) } },
+        onError: { target: 'idle', actions: { type: 'rememberError', params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+  },
+});
