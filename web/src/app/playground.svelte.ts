@@ -2,7 +2,7 @@ import { createActor, fromPromise, type SnapshotFrom } from 'xstate';
 import { parseSeedsArgs, splitSlashCommand } from '$domain/command/parse';
 import { approvalMachine } from '../machines/approval';
 import { confirmationMachine } from '../machines/confirmation';
-import type { HostView, RequestBody, RequestType, ToolCallOutcome } from '../protocol/messages';
+import type { CommitOutcomeView, DeskChange, HostView, LineOutcome, RequestBody, RequestType, ToolCallOutcome } from '../protocol/messages';
 import { WorkerClient, WorkerError, type Answer } from './workerClient';
 
 export const ROUND_TRIP_MEASURE = 'seed-desk:worker-round-trip';
@@ -96,6 +96,19 @@ export class Playground {
     this.approvalActor.send({ type: approved ? 'APPROVE' : 'DENY' });
   }
 
+  /** A line straight to the host, bypassing the dialog: used by demos that expect a refusal before any dialog. */
+  async probeLine(text: string, headless = false): Promise<LineOutcome> {
+    const { result } = await this.call({ type: 'line', text, headless });
+    return result;
+  }
+
+  /** A human commit with a chosen expected revision, as a dialog would send it after Confirm. */
+  async probeCommit(change: DeskChange, expectedRevision: string): Promise<CommitOutcomeView> {
+    const { result } = await this.call({ type: 'commit', change, expectedRevision });
+    await this.refreshJournal();
+    return result;
+  }
+
   async setApprovalPolicy(policy: 'allow' | 'prompt' | 'deny'): Promise<void> {
     await this.call({ type: 'setApprovalPolicy', policy });
   }
@@ -154,9 +167,9 @@ export class Playground {
     await this.refreshJournal();
   }
 
-  async stepBack(): Promise<void> {
+  async stepBack(why = 'Meanwhile, the session tree moved the leaf to the previous entry.'): Promise<void> {
     await this.call({ type: 'stepBack' });
-    this.print('info', 'Meanwhile, the session tree moved the leaf to the previous entry.');
+    this.print('info', why);
   }
 
   async navigate(entryId: string): Promise<void> {

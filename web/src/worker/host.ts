@@ -291,12 +291,14 @@ export class PlaygroundHost {
 
   /** Host `/tree` selection. */
   navigate(entryId: EntryId): void {
+    this.refuseMoveWhileApprovalWaits();
     const result = this.journal.navigateTo(entryId);
     this.notice = this.journal.leafIsTransient() ? transientNotice(result.leafId) : null;
   }
 
   /** Moves the leaf one step up (the race demo's "tree moves"). */
   stepBack(): void {
+    this.refuseMoveWhileApprovalWaits();
     const leaf = this.journal.leafId;
     if (leaf === null) return;
     this.journal.moveLeaf(this.journal.get(leaf)?.parentId ?? null);
@@ -304,6 +306,7 @@ export class PlaygroundHost {
   }
 
   moveLeaf(entryId: EntryId | null): void {
+    this.refuseMoveWhileApprovalWaits();
     this.journal.moveLeaf(entryId);
     this.notice = this.journal.leafIsTransient() ? transientNotice(entryId) : null;
   }
@@ -314,6 +317,10 @@ export class PlaygroundHost {
     if (!reloaded) throw new StorageFailure(`Session ${this.sessionId} is no longer in the database.`);
     this.journal = reloaded;
     this.writeFailure = null;
+    if (this.pendingApproval) {
+      this.notify('warning', `The seed_desk call ${this.pendingApproval.callId} was waiting for approval; the reopen dropped it without a result, as a restarted host would.`);
+      this.pendingApproval = null;
+    }
     this.notice = wasTransient
       ? `Reopened: the leaf is back on the last appended entry (${reloaded.leafId ?? 'none'}). The earlier move appended nothing, so it did not survive.`
       : `Reopened: the leaf is on the last appended entry (${reloaded.leafId ?? 'none'}).`;
@@ -333,6 +340,11 @@ export class PlaygroundHost {
   }
 
   // ---- helpers ----
+
+  /** The call's result must land under its own tool-call message, so the tree stays put meanwhile. */
+  private refuseMoveWhileApprovalWaits(): void {
+    if (this.pendingApproval) throw new Error('A seed_desk call is waiting for host approval: approve or deny it before moving in the session tree.');
+  }
 
   private place(): { id: EntryId; parentId: EntryId | null; timestamp: string } {
     return { id: freshEntryId(this.ids, (id) => this.journal.has(id)), parentId: this.journal.leafId, timestamp: this.ids.now() };

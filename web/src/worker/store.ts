@@ -161,6 +161,8 @@ export class JournalStore {
   /** Plain append (conversation): no desk check, since conversation never changes the revision. */
   async append(sessionId: SessionId, leafId: EntryId | null, entries: readonly JournalEntry[]): Promise<EntryRecord[]> {
     return this.write(async (tx) => {
+      const misplaced = firstNotOnLeaf(leafId, entries);
+      if (misplaced) throw misplaced;
       const leaf = await this.readLeaf(tx, sessionId, leafId);
       return this.appendWithin(tx, sessionId, leaf, entries);
     });
@@ -195,6 +197,8 @@ export class JournalStore {
       const leaf = await this.readLeaf(tx, sessionId, leafId);
       const verdict = decide(leaf ? branchStateFrom(sessionId, leaf.deskHead, leaf.deskLink) : branchStateFrom(sessionId, null, ROOT_LINK));
       if (!verdict.append) return { kind: 'declined', reason: verdict.reason } as const;
+      const misplaced = firstNotOnLeaf(leafId, verdict.entries);
+      if (misplaced) throw misplaced;
       const records = await this.appendWithin(tx, sessionId, leaf, verdict.entries);
       return { kind: 'appended', records } as const;
     }, scope);
@@ -207,30 +211,40 @@ export class JournalStore {
    */
   private appendIfHeadIs(scope: Scope, sessionId: SessionId, leafId: EntryId | null, expected: BranchState, entries: readonly JournalEntry[]): Promise<EntryRecord[] | null> {
     const parent = leafId === null ? undefined : { id: leafId, deskHead: expected.deskHead, deskLink: linkOf(expected) };
+    const misplaced = firstNotOnLeaf(leafId, entries);
+    if (misplaced) return Promise.reject(misplaced);
     const drafts = draftChain(sessionId, parent, entries);
     return new Promise((resolve, reject) => {
       let mismatch = false;
-      let tx: IDBTransaction;
+      let tx: IDBTransaction | undefined;
       try {
-        tx = unwrap(this.db).transaction(scope, 'readwrite');
-        const store = tx.objectStore(ENTRIES);
-        const head = leafId === null ? tx.objectStore(SESSIONS).get(sessionId) : store.index(BY_ID).get([sessionId, leafId]);
+        const transaction = unwrap(this.db).transaction(scope, 'readwrite');
+        tx = transaction;
+        const store = transaction.objectStore(ENTRIES);
+        const head = leafId === null ? transaction.objectStore(SESSIONS).get(sessionId) : store.index(BY_ID).get([sessionId, leafId]);
         const adds = drafts.map((draft) => store.add(draft));
         head.onsuccess = () => {
           const stored = head.result as EntryRecord | SessionRecord | undefined;
           const storedHead = stored === undefined ? undefined : leafId === null ? null : (stored as EntryRecord).deskHead;
           if (storedHead !== expected.deskHead) {
             mismatch = true;
-            tx.abort();
+            transaction.abort();
           }
         };
-        tx.oncomplete = () => resolve(drafts.map((draft, index) => ({ ...draft, seq: adds[index]?.result as number })));
+        transaction.oncomplete = () => resolve(drafts.map((draft, index) => ({ ...draft, seq: adds[index]?.result as number })));
       } catch (error) {
+        // An add that throws at once (say, DataCloneError) must not let the earlier adds commit.
+        try {
+          tx?.abort();
+        } catch {
+          // Never started, or already finished.
+        }
         reject(new StorageFailure(describeStorageError(error), error));
         return;
       }
       // A mismatch (or a missing head) is retried on the read-then-decide path, which reports it properly.
-      tx.onabort = () => (mismatch ? resolve(null) : reject(new StorageFailure(describeStorageError(tx.error), tx.error)));
+      const started = tx;
+      started.onabort = () => (mismatch ? resolve(null) : reject(new StorageFailure(describeStorageError(started.error), started.error)));
     });
   }
 
@@ -316,6 +330,16 @@ function draftChain(sessionId: SessionId, leaf: DeskParent | undefined, entries:
     known.set(draft.id, draft);
     return draft;
   });
+}
+
+/**
+ * Appends (not imports) must hang off the leaf they name: the derived index of a record is
+ * computed from that leaf, so any other parent would index the entry wrongly.
+ */
+function firstNotOnLeaf(leafId: EntryId | null, entries: readonly JournalEntry[]): StorageFailure | null {
+  const first = entries[0];
+  if (!first || first.parentId === leafId) return null;
+  return new StorageFailure(`Entry ${first.id} hangs off ${first.parentId ?? '(none)'}, not off the leaf ${leafId ?? '(none)'}: nothing was appended.`);
 }
 
 function linkOf(state: BranchState): DeskLinkState {

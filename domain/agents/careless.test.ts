@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { decideGrant, decideReservation } from '../desk';
+import type { FixtureId } from '../fixture';
+import { asSessionId, freshEntryId, seededIdSource, type IdSource } from '../ids';
+import { sessionHeader, userMessageEntry } from '../journal/entry';
+import { SessionJournal } from '../journal/journal';
+import { reservedOf } from '../snapshot';
+import { createCarelessAgent } from './careless';
+import { appendDeskSnapshot, runAgentInMemory, type AgentRun } from './harness';
+
+interface Desk {
+  readonly journal: SessionJournal;
+  readonly ids: IdSource;
+}
+
+function desk(options: { grant?: boolean; seed?: number } = {}): Desk {
+  const ids = seededIdSource(options.seed ?? 23);
+  const journal = SessionJournal.empty(sessionHeader(asSessionId(ids.sessionId()), ids.now(), '/lab'));
+  const id = freshEntryId(ids, (candidate) => journal.has(candidate));
+  journal.append(userMessageEntry('Hold a bean packet for me, please.', { id, parentId: null, timestamp: ids.now() }));
+  if (options.grant ?? true) {
+    const decision = decideGrant(journal.state(), { enabled: true, expectedRevision: journal.revision() }, { interactive: true });
+    if (!decision.ok) throw new Error(decision.refusal.message);
+    appendDeskSnapshot(journal, ids, decision.snapshot);
+  }
+  return { journal, ids };
+}
+
+function reserved(journal: SessionJournal, id: FixtureId): number {
+  const state = journal.state();
+  if (!state.ok) throw new Error('expected a valid branch');
+  return reservedOf(state.snapshot, id);
+}
+
+const ops = (run: AgentRun) => run.transcript.map((step) => step.args['op']);
+const codes = (run: AgentRun) => run.transcript.map((step) => (step.observation.details?.ok === false ? step.observation.details.code : null));
+
+describe('careless agent', () => {
+  it('on a granted desk: one query, then the same act three times; only the first goes through', () => {
+    const d = desk();
+    const queried = d.journal.revision();
+    const run = runAgentInMemory(createCarelessAgent(), d.journal, d.ids);
+
+    expect(run.finished).toBe(true);
+    expect(ops(run)).toEqual(['query', 'act', 'act', 'act']);
+    expect(run.transcript[0]?.observation.details?.revision).toBe(queried);
+    const acts = run.transcript.slice(1);
+    for (const step of acts) {
+      expect(step.args).toEqual({ op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: queried });
+    }
+    expect(codes(run)).toEqual([null, null, 'stale-revision', 'stale-revision']);
+    expect(acts[0]?.observation.details).toMatchObject({ ok: true, scope: 'act' });
+    for (const step of acts.slice(1)) {
+      expect(step.thought).toContain('Blind retry');
+      expect(step.thought).toContain(queried);
+    }
+    expect(reserved(d.journal, 'bean-scarlet')).toBe(1);
+    expect(run.summary).toContain('without ever querying again');
+    expect(run.summary).toContain('stale-revision');
+  });
+
+  it('without the human grant: three agent-disabled refusals and nothing changes', () => {
+    const d = desk({ grant: false });
+    const before = d.journal.revision();
+    const size = d.journal.size;
+    const run = runAgentInMemory(createCarelessAgent(), d.journal, d.ids);
+
+    expect(ops(run)).toEqual(['query', 'act', 'act', 'act']);
+    expect(codes(run)).toEqual([null, 'agent-disabled', 'agent-disabled', 'agent-disabled']);
+    expect(new Set(run.transcript.slice(1).map((step) => step.args['expectedRevision']))).toEqual(new Set([before]));
+    expect(d.journal.revision()).toBe(before);
+    expect(d.journal.size).toBe(size);
+    expect(reserved(d.journal, 'bean-scarlet')).toBe(0);
+    expect(run.summary).toContain('Nothing was reserved');
+  });
+
+  it('does not look at availability: with every bean reserved it still acts three times', () => {
+    const d = desk();
+    const decision = decideReservation(
+      d.journal.state(),
+      { action: 'reserve', id: 'bean-scarlet', packets: 5, expectedRevision: d.journal.revision(), actor: 'human' },
+      { interactive: true },
+    );
+    if (!decision.ok) throw new Error(decision.refusal.message);
+    appendDeskSnapshot(d.journal, d.ids, decision.snapshot);
+    const run = runAgentInMemory(createCarelessAgent(), d.journal, d.ids);
+
+    expect(codes(run)).toEqual([null, 'insufficient-availability', 'insufficient-availability', 'insufficient-availability']);
+    expect(reserved(d.journal, 'bean-scarlet')).toBe(5);
+  });
+
+  it('is deterministic: equal journals give equal transcripts', () => {
+    const runOnce = () => {
+      const d = desk({ seed: 99 });
+      return runAgentInMemory(createCarelessAgent(), d.journal, d.ids);
+    };
+    expect(runOnce()).toEqual(runOnce());
+  });
+});

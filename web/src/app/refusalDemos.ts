@@ -1,0 +1,102 @@
+import { REFUSAL_CODES, type RefusalCode } from '$domain/refusal';
+import type { HostView } from '../protocol/messages';
+import type { Playground } from './playground.svelte';
+
+export interface Counts {
+  readonly seedDeskEntries: number;
+  readonly journalEntries: number;
+}
+
+export interface RefusalDemo {
+  readonly code: RefusalCode;
+  /** The refusal code actually met, or null when the attempt was not refused that way. */
+  readonly met: RefusalCode | null;
+  readonly attempts: readonly string[];
+  readonly before: Counts;
+  readonly after: Counts;
+  /** Why the demo could not run from this state, or what else to know. */
+  readonly note: string | null;
+}
+
+const counts = (view: HostView | null): Counts => ({ seedDeskEntries: view?.seedDeskEntryCount ?? 0, journalEntries: view?.entryCount ?? 0 });
+
+function codeIn(text: string): RefusalCode | null {
+  const match = /Refused \(([a-z-]+)\)/.exec(text);
+  const code = match?.[1];
+  return code !== undefined && (REFUSAL_CODES as readonly string[]).includes(code) ? (code as RefusalCode) : null;
+}
+
+/** An old revision of this session that cannot be the current one. */
+function staleRevision(view: HostView): string {
+  const root = `${view.sessionId}:root`;
+  return view.revision === root ? `${view.sessionId}:0ld0ld00` : root;
+}
+
+/**
+ * Reproduces one refusal from the current state through the same paths a learner uses (tool
+ * panel, command line, a dialog's commit), and records the counts before and after.
+ */
+export async function tryRefusal(playground: Playground, code: RefusalCode): Promise<RefusalDemo> {
+  const view = playground.view;
+  let before = counts(view);
+  const attempts: string[] = [];
+  let met: RefusalCode | null = null;
+  let note: string | null = null;
+  const record = (label: string, text: string) => {
+    attempts.push(`${label}\n${text}`);
+    met = met ?? codeIn(text);
+  };
+  const tool = async (args: Record<string, unknown>) => {
+    const outcome = await playground.callTool(JSON.stringify(args), false);
+    record(`seed_desk ${JSON.stringify(args)}`, outcome.kind === 'result' || outcome.kind === 'failed' ? outcome.text : 'waiting for host approval');
+  };
+  const line = async (text: string, headless = false) => {
+    const outcome = await playground.probeLine(text, headless);
+    record(`${headless ? '(headless) ' : ''}${text}`, outcome.kind === 'confirm' ? 'Not refused: this would open a confirmation. Nothing was appended.' : outcome.text);
+  };
+  if (!view) return { code, met, attempts, before, after: before, note: 'The journal is not open yet.' };
+  await playground.refreshJournal();
+  const agentOn = view.agentEnabled;
+  const rowOf = (id: string) => view.rows.find((row) => row.id === id);
+
+  switch (code) {
+    case 'agent-disabled':
+      if (agentOn) note = 'The agent is on in this branch. Run /seeds agent off (and confirm) to see this refusal.';
+      else await tool({ op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: view.revision });
+      break;
+    case 'stale-revision':
+      if (agentOn) await tool({ op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: staleRevision(view) });
+      else {
+        const outcome = await playground.probeCommit({ kind: 'reservation', action: 'reserve', id: 'bean-scarlet', packets: 1 }, staleRevision(view));
+        record(`Confirm a reservation decided on ${staleRevision(view)}`, outcome.message);
+      }
+      break;
+    case 'invalid-target':
+      await tool({ op: 'inspect', id: 'Basil-Genovese' });
+      break;
+    case 'invalid-quantity':
+      for (const packets of [0, -1, 1.5, 2 ** 53]) {
+        if (agentOn) await tool({ op: 'act', action: 'reserve', id: 'basil-genovese', packets, expectedRevision: view.revision });
+        else await line(`/seeds reserve basil-genovese ${packets}`);
+      }
+      break;
+    case 'insufficient-availability':
+      await line(`/seeds reserve marigold-french ${(rowOf('marigold-french')?.available ?? 3) + 1}`);
+      break;
+    case 'insufficient-reservation':
+      await line(`/seeds release bean-scarlet ${(rowOf('bean-scarlet')?.reserved ?? 0) + 1}`);
+      break;
+    case 'corrupt-state':
+      await playground.corruptDemo();
+      // The demo's own invalid entry is the set-up; the counts cover the refused call only.
+      before = counts(playground.view);
+      await line('/seeds query');
+      note = 'This branch now holds an invalid snapshot. Use "Step back past the invalid entry" (or navigate to an earlier entry) to leave it.';
+      break;
+    case 'ui-required':
+      await line('/seeds reserve basil-genovese 1', true);
+      break;
+  }
+  await playground.refreshJournal();
+  return { code, met, attempts, before, after: counts(playground.view), note };
+}

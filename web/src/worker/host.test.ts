@@ -1,0 +1,516 @@
+import 'fake-indexeddb/auto';
+/**
+ * The simulated host over a real JournalStore on fake-indexeddb: the lesson's observed behaviours
+ * (cancel, confirm, the race, the latch, reopen, restart) driven the way the worker drives them.
+ * Every test opens its own database; stores are closed and databases deleted afterwards.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { asEntryId, asRevision, asSessionId, seededIdSource } from '$domain/ids';
+import { customEntry, sessionHeader, userMessageEntry } from '$domain/journal/entry';
+import { SEED_DESK_CUSTOM_TYPE } from '$domain/snapshot';
+import type { CommitOutcomeView, DeskChange, HostView, LineOutcome } from '../protocol/messages';
+import { CHANGED_EVENT, PlaygroundHost } from './host';
+import { JournalStore } from './store';
+
+let dbCounter = 0;
+const opened: { store: JournalStore; name: string }[] = [];
+
+async function openStore(name: string): Promise<JournalStore> {
+  const store = await JournalStore.open(name);
+  opened.push({ store, name });
+  return store;
+}
+
+async function freshHost(seed = 7): Promise<{ host: PlaygroundHost; store: JournalStore; name: string }> {
+  const name = `host-test-${++dbCounter}`;
+  const store = await openStore(name);
+  const host = await PlaygroundHost.start(store, seededIdSource(seed));
+  return { host, store, name };
+}
+
+afterEach(async () => {
+  const names = new Set(opened.map((o) => o.name));
+  for (const { store } of opened.splice(0)) store.close();
+  for (const name of names) {
+    await new Promise<void>((resolve, reject) => {
+      const request = indexedDB.deleteDatabase(name);
+      request.onsuccess = () => resolve();
+      request.onerror = () => reject(request.error);
+      request.onblocked = () => resolve();
+    });
+  }
+});
+
+type Confirm = Extract<LineOutcome, { kind: 'confirm' }>;
+
+function asConfirm(outcome: LineOutcome): Confirm {
+  if (outcome.kind !== 'confirm') throw new Error(`expected a confirm outcome, got ${JSON.stringify(outcome)}`);
+  return outcome;
+}
+
+async function prepare(host: PlaygroundHost, line: string): Promise<Confirm> {
+  return asConfirm(await host.runLine(line));
+}
+
+async function commit(host: PlaygroundHost, prepared: Confirm): Promise<CommitOutcomeView> {
+  return host.commitHumanChange(prepared.change, asRevision(prepared.revision));
+}
+
+type Committed = Extract<CommitOutcomeView, { kind: 'committed' }>;
+
+/** Prepare, then confirm at once: a human change that nothing raced. */
+async function confirmLine(host: PlaygroundHost, line: string): Promise<Committed> {
+  const outcome = await commit(host, await prepare(host, line));
+  if (outcome.kind !== 'committed') throw new Error(`expected a commit for ${line}, got ${JSON.stringify(outcome)}`);
+  return outcome;
+}
+
+/** The current leaf, which the test knows is an entry. */
+function leafOf(host: PlaygroundHost) {
+  const leaf = host.view().leafId;
+  if (leaf === null) throw new Error('expected a leaf');
+  return asEntryId(leaf);
+}
+
+const row = (view: HostView, id: string) => {
+  const found = view.rows.find((candidate) => candidate.id === id);
+  if (!found) throw new Error(`no row ${id}`);
+  return { reserved: found.reserved, available: found.available };
+};
+
+const changedEvents = (view: HostView) => view.events.filter((event) => event.kind === 'event' && event.channel === CHANGED_EVENT);
+
+const emptyQuery = (revision: string) =>
+  ['basil-genovese: 8 available, 0 reserved', 'bean-scarlet: 5 available, 0 reserved', 'marigold-french: 3 available, 0 reserved', `revision: ${revision}`].join('\n');
+
+describe('PlaygroundHost: start, query and conversation', () => {
+  it('start on an empty database creates a session with an empty desk at <sid>:root', async () => {
+    const { host, store } = await freshHost();
+    const view = host.view();
+    expect(await store.getSession(host.sessionId)).toBeDefined();
+    expect(await store.lastSessionId()).toBe(host.sessionId);
+    expect(await store.countEntries(host.sessionId)).toBe(0);
+    expect(view).toMatchObject({
+      sessionId: host.sessionId,
+      entryCount: 0,
+      leafId: null,
+      revision: `${host.sessionId}:root`,
+      agentEnabled: false,
+      interactive: true,
+      writeFailure: null,
+      transientLeaf: false,
+      corrupt: null,
+    });
+    expect(view.rows.map((r) => [r.id, r.reserved, r.available])).toEqual([
+      ['basil-genovese', 0, 8],
+      ['bean-scarlet', 0, 5],
+      ['marigold-french', 0, 3],
+    ]);
+  });
+
+  it("'/seeds query' answers with the exact desk text and revision <sid>:root", async () => {
+    const { host } = await freshHost();
+    expect(await host.runLine('/seeds query')).toEqual({ kind: 'answer', text: emptyQuery(`${host.sessionId}:root`) });
+    expect(await host.runLine('/seeds query bean')).toEqual({
+      kind: 'answer',
+      text: `bean-scarlet: 5 available, 0 reserved\nrevision: ${host.sessionId}:root`,
+    });
+    expect(host.view().entryCount).toBe(0);
+  });
+
+  it("a plain line appends a user message and leaves the revision unchanged", async () => {
+    const { host, store } = await freshHost();
+    const before = host.view().revision;
+    const outcome = await host.runLine('hello');
+    expect(outcome.kind).toBe('said');
+    const view = host.view();
+    expect(view.entryCount).toBe(1);
+    expect(view.revision).toBe(before);
+    expect(view.branch).toEqual([expect.objectContaining({ role: 'user', text: 'hello', revision: null })]);
+    expect(view.leafId).toBe(view.branch[0]!.id);
+    const stored = await store.loadEntries(host.sessionId);
+    expect(stored.map((r) => r.id)).toEqual([view.leafId]);
+    expect(stored[0]!.entry).toMatchObject({ type: 'message', parentId: null, message: { role: 'user', content: [{ type: 'text', text: 'hello' }] } });
+    expect(changedEvents(view)).toEqual([]);
+  });
+
+  it("an unknown command and an empty line answer with usage and append nothing", async () => {
+    const { host } = await freshHost();
+    const unknown = await host.runLine('/foo');
+    expect(unknown.kind).toBe('usage');
+    expect(unknown.kind === 'usage' && unknown.text).toMatch(/\/foo/);
+    expect((await host.runLine('')).kind).toBe('usage');
+    expect((await host.runLine('   ')).kind).toBe('usage');
+    expect((await host.runLine('/seeds')).kind).toBe('usage');
+    expect((await host.runLine('/seeds reserve basil-genovese')).kind).toBe('usage');
+    expect(host.view().entryCount).toBe(0);
+  });
+});
+
+describe('PlaygroundHost: a confirmed human reservation', () => {
+  it("'/seeds reserve basil-genovese 2' asks for confirmation at the current revision and appends nothing", async () => {
+    const { host, store } = await freshHost();
+    await host.runLine('hello');
+    const before = host.view();
+    const prepared = await prepare(host, '/seeds reserve basil-genovese 2');
+    expect(prepared.change).toEqual({ kind: 'reservation', action: 'reserve', id: 'basil-genovese', packets: 2 });
+    expect(prepared.revision).toBe(before.revision);
+    expect(prepared.title).toBe('Reserve 2 basil-genovese?');
+    expect(prepared.message).toContain('0 reserved, 8 available now, 2 reserved, 6 available after');
+    expect(host.view().entryCount).toBe(before.entryCount);
+    expect(await store.countEntries(host.sessionId)).toBe(before.entryCount);
+  });
+
+  it('cancelling is just not committing: nothing is appended and a later query shows the same desk', async () => {
+    const { host } = await freshHost();
+    await prepare(host, '/seeds reserve basil-genovese 2'); // the learner cancels: no commit call
+    expect(host.view().entryCount).toBe(0);
+    expect(await host.runLine('/seeds query')).toEqual({ kind: 'answer', text: emptyQuery(`${host.sessionId}:root`) });
+  });
+
+  it('commitHumanChange with the prepared revision commits: basil 6/2, a new revision, and a changed event', async () => {
+    const { host, store } = await freshHost();
+    const prepared = await prepare(host, '/seeds reserve basil-genovese 2');
+    const outcome = await commit(host, prepared);
+    const view = host.view();
+    expect(outcome).toEqual({
+      kind: 'committed',
+      revision: view.revision,
+      message: ['basil-genovese: 6 available, 2 reserved', 'bean-scarlet: 5 available, 0 reserved', 'marigold-french: 3 available, 0 reserved', `revision: ${view.revision}`].join('\n'),
+    });
+    expect(view.revision).not.toBe(prepared.revision);
+    expect(view.revision).toBe(`${host.sessionId}:${view.leafId}`);
+    expect(row(view, 'basil-genovese')).toEqual({ reserved: 2, available: 6 });
+    expect(view.entryCount).toBe(1);
+    const stored = await store.loadEntries(host.sessionId);
+    expect(stored.map((r) => r.entry)).toEqual([
+      expect.objectContaining({ type: 'custom', customType: 'seed-desk-state-v1', data: { version: 1, agentEnabled: false, quantities: { 'basil-genovese': 2 } } }),
+    ]);
+    const events = changedEvents(view);
+    expect(events).toHaveLength(1);
+    const payload = events[0]!.kind === 'event' ? JSON.parse(events[0]!.payload) : null;
+    expect(payload).toEqual({ reason: 'reserve', revision: view.revision, agentEnabled: false, quantities: { 'basil-genovese': 2 } });
+    expect(view.status).toContain('2 basil-genovese');
+  });
+
+  it('commitHumanChange with an old revision is refused stale-revision and appends nothing', async () => {
+    const { host, store } = await freshHost();
+    const old = await prepare(host, '/seeds reserve basil-genovese 2');
+    await commit(host, old);
+    const before = host.view();
+    const again = await commit(host, old);
+    expect(again.kind).toBe('refused');
+    expect(again.kind === 'refused' && again.code).toBe('stale-revision');
+    expect(host.view().entryCount).toBe(before.entryCount);
+    expect(host.view().revision).toBe(before.revision);
+    expect(row(host.view(), 'basil-genovese')).toEqual({ reserved: 2, available: 6 });
+    expect(await store.countEntries(host.sessionId)).toBe(1);
+    expect(changedEvents(host.view())).toHaveLength(1);
+  });
+
+  it('the race: a reservation lands while the bean dialog waits, so the bean commit is refused and bean stays 0', async () => {
+    const { host, store } = await freshHost();
+    const bean = await prepare(host, '/seeds reserve bean-scarlet 1');
+    const meanwhile = await host.meanwhileReserve('basil-genovese', 1);
+    expect(meanwhile.kind).toBe('committed');
+    const outcome = await commit(host, bean);
+    expect(outcome.kind === 'refused' && outcome.code).toBe('stale-revision');
+    const view = host.view();
+    expect(row(view, 'bean-scarlet')).toEqual({ reserved: 0, available: 5 });
+    expect(row(view, 'basil-genovese')).toEqual({ reserved: 1, available: 7 });
+    expect(view.entryCount).toBe(1);
+    expect(await store.countEntries(host.sessionId)).toBe(1);
+  });
+
+  it('a tree move during the dialog (stepBack across a desk entry) makes the commit stale', async () => {
+    const { host, store } = await freshHost();
+    await confirmLine(host, '/seeds reserve basil-genovese 2');
+    const bean = await prepare(host, '/seeds reserve bean-scarlet 1');
+    host.stepBack();
+    expect(host.view().revision).toBe(`${host.sessionId}:root`);
+    const outcome = await commit(host, bean);
+    expect(outcome.kind === 'refused' && outcome.code).toBe('stale-revision');
+    expect(host.view().entryCount).toBe(1);
+    expect(await store.countEntries(host.sessionId)).toBe(1);
+    expect(row(host.view(), 'bean-scarlet')).toEqual({ reserved: 0, available: 5 });
+  });
+
+  it('ordinary conversation during the dialog does not stale it', async () => {
+    const { host } = await freshHost();
+    const prepared = await prepare(host, '/seeds reserve marigold-french 3');
+    await host.runLine('still thinking');
+    const outcome = await commit(host, prepared);
+    expect(outcome.kind).toBe('committed');
+    expect(row(host.view(), 'marigold-french')).toEqual({ reserved: 3, available: 0 });
+    expect(host.view().entryCount).toBe(2);
+  });
+
+  it("'/seeds reserve nope 1' is refused invalid-target before any dialog, appending nothing", async () => {
+    const { host } = await freshHost();
+    const outcome = await host.runLine('/seeds reserve nope 1');
+    expect(outcome.kind === 'refused' && outcome.code).toBe('invalid-target');
+    expect(host.view().entryCount).toBe(0);
+  });
+
+  it("'/seeds reserve basil-genovese 0' is refused invalid-quantity before any dialog", async () => {
+    const { host } = await freshHost();
+    for (const count of ['0', '-1', '1.5', 'two']) {
+      const outcome = await host.runLine(`/seeds reserve basil-genovese ${count}`);
+      expect(outcome.kind === 'refused' && outcome.code, count).toBe('invalid-quantity');
+    }
+    expect(host.view().entryCount).toBe(0);
+  });
+
+  it('more than available and more than held are refused before any dialog', async () => {
+    const { host } = await freshHost();
+    const tooMany = await host.runLine('/seeds reserve bean-scarlet 6');
+    expect(tooMany.kind === 'refused' && tooMany.code).toBe('insufficient-availability');
+    const tooFew = await host.runLine('/seeds release bean-scarlet 1');
+    expect(tooFew.kind === 'refused' && tooFew.code).toBe('insufficient-reservation');
+    expect(host.view().entryCount).toBe(0);
+  });
+
+  it("the grant: '/seeds agent on' asks for confirmation, and committing it switches the agent on", async () => {
+    const { host } = await freshHost();
+    const prepared = await prepare(host, '/seeds agent on');
+    expect(prepared.change).toEqual({ kind: 'grant', enabled: true } satisfies DeskChange);
+    expect(prepared.title).toBe('Switch the agent on?');
+    expect(host.view().agentEnabled).toBe(false);
+    expect(host.view().entryCount).toBe(0);
+    const outcome = await commit(host, prepared);
+    expect(outcome.kind).toBe('committed');
+    const view = host.view();
+    expect(view.agentEnabled).toBe(true);
+    expect(view.revision).not.toBe(prepared.revision);
+    const payload = changedEvents(view).map((event) => (event.kind === 'event' ? JSON.parse(event.payload) : null));
+    expect(payload).toEqual([expect.objectContaining({ reason: 'agent-on', agentEnabled: true })]);
+    // Revoke goes through the same path.
+    await confirmLine(host, '/seeds agent off');
+    expect(host.view().agentEnabled).toBe(false);
+  });
+});
+
+describe('PlaygroundHost: headless', () => {
+  it('setInteractive(false) refuses human reservations and the grant with ui-required; queries still answer', async () => {
+    const { host } = await freshHost();
+    host.setInteractive(false);
+    expect(host.view().interactive).toBe(false);
+    for (const line of ['/seeds reserve basil-genovese 2', '/seeds release basil-genovese 1', '/seeds agent on', '/seeds agent off']) {
+      const outcome = await host.runLine(line);
+      expect(outcome.kind === 'refused' && outcome.code, line).toBe('ui-required');
+    }
+    expect(await host.runLine('/seeds query')).toEqual({ kind: 'answer', text: emptyQuery(`${host.sessionId}:root`) });
+    expect(host.view().entryCount).toBe(0);
+  });
+
+  it('a dialog opened with a UI cannot be committed after the UI went away', async () => {
+    const { host } = await freshHost();
+    const prepared = await prepare(host, '/seeds reserve basil-genovese 2');
+    host.setInteractive(false);
+    const outcome = await commit(host, prepared);
+    expect(outcome.kind === 'refused' && outcome.code).toBe('ui-required');
+    expect(host.view().entryCount).toBe(0);
+  });
+});
+
+describe('PlaygroundHost: storage failure latch', () => {
+  it.each(['abort', 'quota'] as const)("injectFault('%s'): the commit fails, the latch is set, nothing is stored; queries still work", async (fault) => {
+    const { host, store } = await freshHost();
+    await host.runLine('hello');
+    const prepared = await prepare(host, '/seeds reserve basil-genovese 2');
+    const before = host.view();
+    host.injectFault(fault);
+    const outcome = await commit(host, prepared);
+    expect(outcome.kind).toBe('failed');
+    const view = host.view();
+    expect(view.writeFailure).toMatch(fault === 'abort' ? /abort/i : /quota/i);
+    expect(view.entryCount).toBe(before.entryCount);
+    expect(view.revision).toBe(before.revision);
+    expect(await store.countEntries(host.sessionId)).toBe(before.entryCount);
+    expect(view.events.some((event) => event.kind === 'notification' && event.level === 'error')).toBe(true);
+    expect(changedEvents(view)).toEqual([]);
+
+    // Latched: the next write fails without reaching the store, though no fault is armed any more.
+    const said = await host.runLine('x');
+    expect(said.kind).toBe('failed');
+    expect((await commit(host, prepared)).kind).toBe('failed');
+    expect(host.view().entryCount).toBe(before.entryCount);
+    expect(await store.countEntries(host.sessionId)).toBe(before.entryCount);
+    // Reads still answer.
+    expect(await host.runLine('/seeds query')).toEqual({ kind: 'answer', text: emptyQuery(before.revision) });
+  });
+
+  it('reopen() clears the latch, and a commit then succeeds', async () => {
+    const { host, store } = await freshHost();
+    const prepared = await prepare(host, '/seeds reserve basil-genovese 2');
+    host.injectFault('abort');
+    expect((await commit(host, prepared)).kind).toBe('failed');
+    expect(host.view().writeFailure).not.toBeNull();
+    await host.reopen();
+    expect(host.view().writeFailure).toBeNull();
+    const again = await prepare(host, '/seeds reserve basil-genovese 2');
+    expect(again.revision).toBe(prepared.revision);
+    expect((await commit(host, again)).kind).toBe('committed');
+    expect(row(host.view(), 'basil-genovese')).toEqual({ reserved: 2, available: 6 });
+    expect(await store.countEntries(host.sessionId)).toBe(1);
+    expect((await host.runLine('x')).kind).toBe('said');
+  });
+});
+
+describe('PlaygroundHost: leaf moves, reopen and restart', () => {
+  it('navigate and moveLeaf make the leaf transient with a notice; appending nothing', async () => {
+    const { host } = await freshHost();
+    await host.runLine('first');
+    const first = leafOf(host);
+    await confirmLine(host, '/seeds reserve basil-genovese 2');
+    const desk = leafOf(host);
+
+    host.moveLeaf(first);
+    let view = host.view();
+    expect(view.leafId).toBe(first);
+    expect(view.transientLeaf).toBe(true);
+    expect(view.notice).toMatch(/without appending/);
+    expect(view.revision).toBe(`${host.sessionId}:root`);
+    expect(row(view, 'basil-genovese')).toEqual({ reserved: 0, available: 8 });
+
+    // /tree on a user message puts the leaf on its parent (here: before the first entry).
+    host.navigate(first);
+    view = host.view();
+    expect(view.leafId).toBeNull();
+    expect(view.transientLeaf).toBe(true);
+    expect(view.notice).toMatch(/start of the session/);
+
+    // Back onto the last appended entry: no longer transient, and the notice goes.
+    host.navigate(desk);
+    view = host.view();
+    expect(view.leafId).toBe(desk);
+    expect(view.transientLeaf).toBe(false);
+    expect(view.notice).toBeNull();
+    expect(view.entryCount).toBe(2);
+  });
+
+  it('reopen puts the leaf back on the last appended entry and says the move did not survive', async () => {
+    const { host } = await freshHost();
+    await host.runLine('first');
+    await confirmLine(host, '/seeds reserve basil-genovese 2');
+    const last = host.view();
+    host.moveLeaf(null);
+    expect(host.view().transientLeaf).toBe(true);
+    await host.reopen();
+    const view = host.view();
+    expect(view.leafId).toBe(last.leafId);
+    expect(view.lastAppendedId).toBe(last.leafId);
+    expect(view.transientLeaf).toBe(false);
+    expect(view.revision).toBe(last.revision);
+    expect(view.notice).toMatch(/did not survive/);
+    expect(row(view, 'basil-genovese')).toEqual({ reserved: 2, available: 6 });
+  });
+
+  it('a sibling branch made after a move survives reopen, and holds its own reservation', async () => {
+    const { host } = await freshHost();
+    await host.runLine('first');
+    const first = leafOf(host);
+    const basil = await confirmLine(host, '/seeds reserve basil-genovese 2');
+    host.moveLeaf(first);
+    const sibling = await confirmLine(host, '/seeds reserve basil-genovese 1');
+    expect(sibling.revision).not.toBe(basil.revision);
+    expect(host.view().transientLeaf).toBe(false);
+    await host.reopen();
+    const view = host.view();
+    expect(view.revision).toBe(sibling.revision);
+    expect(row(view, 'basil-genovese')).toEqual({ reserved: 1, available: 7 });
+    expect(view.notice).not.toMatch(/did not survive/);
+    // The sibling's token is refused on the original branch.
+    host.moveLeaf(asEntryId(basil.revision.split(':')[1]!));
+    const stale = await host.commitHumanChange({ kind: 'reservation', action: 'release', id: 'basil-genovese', packets: 1 }, asRevision(sibling.revision));
+    expect(stale.kind === 'refused' && stale.code).toBe('stale-revision');
+  });
+
+  it('a restart on the same database restores the session, revision and rows', async () => {
+    const { host, store, name } = await freshHost(7);
+    await host.runLine('hello');
+    await confirmLine(host, '/seeds reserve basil-genovese 2');
+    await confirmLine(host, '/seeds agent on');
+    const before = host.view();
+    const query = await host.runLine('/seeds query');
+    store.close();
+
+    const reopened = await openStore(name);
+    const restarted = await PlaygroundHost.start(reopened, seededIdSource(99));
+    const after = restarted.view();
+    expect(restarted.sessionId).toBe(host.sessionId);
+    expect(after.revision).toBe(before.revision);
+    expect(after.rows).toEqual(before.rows);
+    expect(after.agentEnabled).toBe(true);
+    expect(after.entryCount).toBe(before.entryCount);
+    expect(after.leafId).toBe(before.leafId);
+    expect(after.branch).toEqual(before.branch);
+    expect(await restarted.runLine('/seeds query')).toEqual(query);
+    // The restored revision is the live one: a commit made on it goes through.
+    const prepared = await prepare(restarted, '/seeds release basil-genovese 1');
+    expect(prepared.revision).toBe(before.revision);
+    expect((await commit(restarted, prepared)).kind).toBe('committed');
+    expect(row(restarted.view(), 'basil-genovese')).toEqual({ reserved: 1, available: 7 });
+  });
+
+  it('a restart puts a transient leaf back on the last appended entry', async () => {
+    const { host, store, name } = await freshHost(7);
+    await host.runLine('one');
+    await host.runLine('two');
+    const last = host.view().leafId;
+    host.stepBack();
+    expect(host.view().transientLeaf).toBe(true);
+    store.close();
+    const restarted = await PlaygroundHost.start(await openStore(name), seededIdSource(99));
+    expect(restarted.view().leafId).toBe(last);
+    expect(restarted.view().transientLeaf).toBe(false);
+  });
+});
+
+describe('PlaygroundHost: what it finds in the database', () => {
+  const SID = asSessionId('c0ffee00-1111-4222-8333-444455556666');
+  const at = (id: string, parentId: string | null) => ({ id: asEntryId(id), parentId: parentId === null ? null : asEntryId(parentId), timestamp: '2026-05-01T12:00:00.000Z' });
+
+  it('a corrupt desk entry on the stored branch: the view says so, desk commands are refused corrupt-state, an earlier point still works', async () => {
+    const name = `host-test-${++dbCounter}`;
+    const store = await openStore(name);
+    await store.createSession(sessionHeader(SID, '2026-05-01T12:00:00.000Z', '/test'), [
+      userMessageEntry('before', at('m0000001', null)),
+      customEntry(SEED_DESK_CUSTOM_TYPE, { version: 1, agentEnabled: false, quantities: { 'basil-genovese': 9 } }, at('c0000001', 'm0000001')),
+      customEntry(SEED_DESK_CUSTOM_TYPE, { version: 1, agentEnabled: true, quantities: {} }, at('d0000002', 'c0000001')),
+    ]);
+    await store.setLastSession(SID);
+    const host = await PlaygroundHost.start(store, seededIdSource(3));
+    const view = host.view();
+    expect(host.sessionId).toBe(SID);
+    expect(view.revision).toBe(`${SID}:d0000002`);
+    expect(view.corrupt).toEqual({ entryId: 'c0000001', problem: expect.stringContaining('basil-genovese') });
+    expect(view.agentEnabled).toBe(false); // the later valid entry does not launder the corrupt one
+    for (const line of ['/seeds query', '/seeds reserve bean-scarlet 1', '/seeds agent on']) {
+      const outcome = await host.runLine(line);
+      expect(outcome.kind === 'refused' && outcome.code, line).toBe('corrupt-state');
+    }
+    const forced = await host.commitHumanChange({ kind: 'reservation', action: 'reserve', id: 'bean-scarlet', packets: 1 }, asRevision(view.revision));
+    expect(forced.kind === 'refused' && forced.code).toBe('corrupt-state');
+    expect(await store.countEntries(SID)).toBe(3);
+    // Conversation still appends on a corrupt branch.
+    expect((await host.runLine('what now?')).kind).toBe('said');
+    // Stepping back above the corrupt entry gives a usable desk again.
+    host.moveLeaf(asEntryId('m0000001'));
+    expect(await host.runLine('/seeds query')).toEqual({ kind: 'answer', text: emptyQuery(`${SID}:root`) });
+    expect((await confirmLine(host, '/seeds reserve bean-scarlet 1')).kind).toBe('committed');
+    expect(row(host.view(), 'bean-scarlet')).toEqual({ reserved: 1, available: 4 });
+    expect(host.view().corrupt).toBeNull();
+  });
+
+  it('a last-session pointer to a session that is gone starts a fresh session instead', async () => {
+    const name = `host-test-${++dbCounter}`;
+    const store = await openStore(name);
+    await store.setLastSession(SID);
+    const host = await PlaygroundHost.start(store, seededIdSource(5));
+    expect(host.sessionId).not.toBe(SID);
+    expect(await store.lastSessionId()).toBe(host.sessionId);
+    expect(await store.getSession(host.sessionId)).toBeDefined();
+    expect(host.view()).toMatchObject({ entryCount: 0, revision: `${host.sessionId}:root` });
+  });
+});
