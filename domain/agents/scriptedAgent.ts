@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isRefusalCode, type RefusalCode } from '../refusal';
 import type { ToolDetails, ToolResult } from '../tool/seedDeskTool';
 

@@ -53,7 +53,7 @@ export const ApprovalPolicySchema = z.enum(['allow', 'prompt', 'deny']);
 /** `details` of a seed_desk result: what a host exposing structured details shows, beyond the text. */
 export const ToolDetailsSchema = z.object({
   ok: z.boolean(),
-  scope: z.string(),
+  scope: z.enum(['discover', 'query', 'inspect', 'act', 'seed_desk']),
   revision: z.optional(z.string()),
   agentEnabled: z.optional(z.boolean()),
   code: z.optional(RefusalCodeSchema),

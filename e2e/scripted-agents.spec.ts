@@ -1,0 +1,45 @@
+import { expect, test, type Page } from '@playwright/test';
+import { expectDesk, grantAgent, openPlayground } from './support';
+
+const transcript = (page: Page) => page.getByRole('list', { name: 'Agent transcript' });
+
+test.beforeEach(async ({ page }) => {
+  await openPlayground(page);
+  await grantAgent(page);
+});
+
+test('the careful agent queries, acts with the returned revision, and ends with one bean reserved', async ({ page }) => {
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await expect(transcript(page).getByRole('listitem')).toHaveCount(1);
+  await expect(transcript(page)).toContainText('seed_desk {"op":"query"}');
+  await page.getByRole('button', { name: 'Run to end' }).click();
+  await expect(page.getByRole('note', { name: 'Agent summary' })).toBeVisible();
+  await expect(transcript(page).getByRole('listitem')).toHaveCount(2);
+  await expect(transcript(page)).toContainText('Reserved 1 bean-scarlet.');
+  await expectDesk(page, 'bean-scarlet', 4, 1);
+  // No blind retry: exactly one act.
+  await expect(transcript(page).getByText(/"op":"act"/)).toHaveCount(1);
+});
+
+test('the careless agent retries blindly with an old revision and its refusals are shown', async ({ page }) => {
+  await page.getByRole('combobox', { name: 'Scripted agent' }).selectOption('careless');
+  await page.getByRole('button', { name: 'Run to end' }).click();
+  await expect(page.getByRole('note', { name: 'Agent summary' })).toBeVisible();
+  await expect(transcript(page).getByText('Refused (stale-revision)')).toHaveCount(2);
+  await expectDesk(page, 'bean-scarlet', 4, 1);
+});
+
+test('the careful agent meets a stale revision when the human changes the desk between its steps, and queries again', async ({ page }) => {
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await expect(transcript(page).getByRole('listitem')).toHaveCount(1);
+  // The human reserves basil after the agent's query: the agent's revision is now old.
+  const command = page.getByRole('textbox', { name: 'Command' });
+  await command.fill('/seeds reserve basil-genovese 1');
+  await command.press('Enter');
+  await page.getByRole('dialog').getByRole('button', { name: 'Confirm', exact: true }).click();
+  await page.getByRole('button', { name: 'Run to end' }).click();
+  await expect(page.getByRole('note', { name: 'Agent summary' })).toBeVisible();
+  await expect(transcript(page)).toContainText('Refused (stale-revision)');
+  await expect(transcript(page).getByText('seed_desk {"op":"query"}')).toHaveCount(2);
+  await expectDesk(page, 'bean-scarlet', 4, 1);
+});
