@@ -63,11 +63,11 @@ test('the race through the tree: moving the leaf while the dialog waits is refus
 
 test('ordinary conversation never changes the revision', async ({ page }) => {
   await confirmReservation(page, '/seeds reserve basil-genovese 1');
-  const revision = await page.getByLabel('Revision').textContent();
+  const revision = await page.getByLabel('Revision', { exact: true }).textContent();
   await run(page, 'What should I plant first?');
   await expect(output(page)).toContainText('The revision stays');
   await expect(page.getByRole('list', { name: 'Active branch' })).toContainText('What should I plant first?');
-  await expect(page.getByLabel('Revision')).toHaveText(revision ?? '');
+  await expect(page.getByLabel('Revision', { exact: true })).toHaveText(revision ?? '');
 });
 
 test('headless: reserve and agent on are refused with ui-required, no dialog, nothing appended; query still works', async ({ page }) => {
@@ -85,10 +85,10 @@ test('headless: reserve and agent on are refused with ui-required, no dialog, no
 
 test('a reload keeps the reservations and the revision', async ({ page }) => {
   await confirmReservation(page, '/seeds reserve marigold-french 2');
-  const revision = await page.getByLabel('Revision').textContent();
+  const revision = await page.getByLabel('Revision', { exact: true }).textContent();
   await page.reload();
   await expectDesk(page, 'marigold-french', 1, 2);
-  await expect(page.getByLabel('Revision')).toHaveText(revision ?? '');
+  await expect(page.getByLabel('Revision', { exact: true })).toHaveText(revision ?? '');
 });
 
 test('the status line and the event log follow each change', async ({ page }) => {

@@ -78,3 +78,17 @@ export async function seedDeskLineCount(page: Page): Promise<number> {
   const text = await page.getByLabel('Seed desk entries').textContent();
   return Number(/(\d+)/.exec(text ?? '')?.[1] ?? Number.NaN);
 }
+
+export function tree(page: Page) {
+  return page.getByRole('tree', { name: 'Session tree' });
+}
+
+/** Selects a tree item by a text it shows and branches from it, as a learner clicking does. */
+export async function branchFromItem(page: Page, text: string | RegExp): Promise<void> {
+  await tree(page).getByRole('treeitem').filter({ hasText: text }).first().click();
+  await page.getByRole('button', { name: 'Branch from here' }).click();
+}
+
+export async function revisionText(page: Page): Promise<string> {
+  return (await page.getByLabel('Revision', { exact: true }).textContent()) ?? '';
+}

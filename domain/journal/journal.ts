@@ -131,6 +131,16 @@ export class SessionJournal {
     this.leaf = entry.id;
   }
 
+  /**
+   * An entry appended elsewhere (another tab) joins the tree without moving this tab's leaf, as
+   * each tab keeps its own leaf. Returns false when it was already known.
+   */
+  adopt(entry: JournalEntry): boolean {
+    if (this.index.has(entry.id)) return false;
+    this.insert(entry);
+    return true;
+  }
+
   /** Host `branch(id)` / `resetLeaf()`: moves the in-memory leaf only; nothing is written. */
   moveLeaf(id: EntryId | null): void {
     if (id !== null && !this.index.has(id)) throw new JournalError(`Entry ${id} not found`);

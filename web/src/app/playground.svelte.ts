@@ -2,7 +2,20 @@ import { createActor, fromPromise, type SnapshotFrom } from 'xstate';
 import { parseSeedsArgs, splitSlashCommand } from '$domain/command/parse';
 import { approvalMachine } from '../machines/approval';
 import { confirmationMachine } from '../machines/confirmation';
-import type { CommitOutcomeView, DeskChange, HostView, LineOutcome, RequestBody, RequestType, ToolCallOutcome } from '../protocol/messages';
+import type {
+  CommitOutcomeView,
+  ComparisonView,
+  DeskChange,
+  HostView,
+  ImportReport,
+  LineOutcome,
+  RequestBody,
+  RequestType,
+  SessionSummary,
+  ToolCallOutcome,
+  TreeFilter,
+  TreeRowView,
+} from '../protocol/messages';
 import { WorkerClient, WorkerError, type Answer } from './workerClient';
 
 export const ROUND_TRIP_MEASURE = 'seed-desk:worker-round-trip';
@@ -29,7 +42,16 @@ export class Playground {
   view = $state.raw<HostView | null>(null);
   output = $state.raw<OutputLine[]>([]);
   dialog = $state.raw<SnapshotFrom<typeof confirmationMachine>>();
-  journalJsonl = $state.raw('');
+  /** The journal panel's lines: filtered in the worker, so a 100k-entry journal never crosses whole. */
+  journal = $state.raw<{ lineCount: number; matchCount: number; lines: string[] }>({ lineCount: 0, matchCount: 0, lines: [] });
+  journalFilter = $state('');
+  tree = $state.raw<{ rows: TreeRowView[]; leafId: string | null }>({ rows: [], leafId: null });
+  treeFilter = $state<TreeFilter>('all');
+  sessions = $state.raw<SessionSummary[]>([]);
+  comparison = $state.raw<ComparisonView | null>(null);
+  compareWith = $state.raw<string | null>(null);
+  importProgress = $state.raw<{ phase: string; done: number; total: number } | null>(null);
+  importReport = $state.raw<ImportReport | null>(null);
   /** Set when the worker itself failed (not a refusal): shown as an alert. */
   error = $state.raw<string | null>(null);
   busy = $state(0);
@@ -49,6 +71,7 @@ export class Playground {
 
   constructor(worker: Worker) {
     this.client = new WorkerClient(worker);
+    this.client.onPush = (view, sessionsChanged) => this.noteView(view, sessionsChanged);
     this.confirmation = createActor(
       confirmationMachine.provide({
         actors: {
@@ -105,7 +128,6 @@ export class Playground {
   /** A human commit with a chosen expected revision, as a dialog would send it after Confirm. */
   async probeCommit(change: DeskChange, expectedRevision: string): Promise<CommitOutcomeView> {
     const { result } = await this.call({ type: 'commit', change, expectedRevision });
-    await this.refreshJournal();
     return result;
   }
 
@@ -116,13 +138,11 @@ export class Playground {
   async corruptDemo(): Promise<void> {
     const { result } = await this.call({ type: 'corruptDemo' });
     this.print(result.kind === 'committed' ? 'info' : result.kind, result.message);
-    await this.refreshJournal();
   }
 
   private showToolOutcome(outcome: ToolCallOutcome): void {
     this.toolOutcome = outcome;
     if (outcome.kind === 'result' && outcome.details?.revision) this.latestToolRevision = outcome.details.revision;
-    void this.refreshJournal();
   }
 
   async start(): Promise<void> {
@@ -131,7 +151,6 @@ export class Playground {
     if (before && before.sessionId === view.sessionId && before.transient && before.leafId !== view.leafId) {
       this.reloadNotice = `The reload put the leaf back on the last appended entry (${view.leafId ?? 'none'}). Your move to ${before.leafId ?? 'the start'} appended nothing, so it did not survive.`;
     }
-    await this.refreshJournal();
   }
 
   /** Runs what the learner typed in the command line. */
@@ -150,7 +169,6 @@ export class Playground {
     const { result } = await this.call({ type: 'line', text });
     if (result.kind === 'confirm') return; // unreachable: mutations are routed above
     this.print(result.kind, result.text);
-    await this.refreshJournal();
   }
 
   confirm(): void {
@@ -164,7 +182,6 @@ export class Playground {
   async meanwhileReserve(id: string, packets: number): Promise<void> {
     const { result } = await this.call({ type: 'meanwhileReserve', id, packets });
     this.print(result.kind === 'committed' ? 'committed' : result.kind, `Meanwhile, another action: ${result.message}`);
-    await this.refreshJournal();
   }
 
   async stepBack(why = 'Meanwhile, the session tree moved the leaf to the previous entry.'): Promise<void> {
@@ -178,7 +195,6 @@ export class Playground {
 
   async reopen(): Promise<void> {
     await this.call({ type: 'reopen' });
-    await this.refreshJournal();
   }
 
   async setInteractive(interactive: boolean): Promise<void> {
@@ -191,8 +207,101 @@ export class Playground {
   }
 
   async refreshJournal(): Promise<void> {
-    const { result } = await this.call({ type: 'journal' });
-    this.journalJsonl = result.jsonl;
+    const { result } = await this.call({ type: 'journal', filter: this.journalFilter });
+    this.journal = result;
+  }
+
+  async setJournalFilter(filter: string): Promise<void> {
+    this.journalFilter = filter;
+    await this.refreshJournal();
+  }
+
+  async refreshTree(): Promise<void> {
+    const { result } = await this.call({ type: 'tree', filter: this.treeFilter });
+    this.tree = result;
+  }
+
+  async setTreeFilter(filter: TreeFilter): Promise<void> {
+    this.treeFilter = filter;
+    await this.refreshTree();
+  }
+
+  async refreshSessions(): Promise<void> {
+    const { result } = await this.call({ type: 'sessions' });
+    this.sessions = result;
+  }
+
+  /** Host `/tree` selection: the leaf moves with the host's rules; the desk and status follow. */
+  async branchFrom(entryId: string): Promise<void> {
+    await this.call({ type: 'navigate', entryId });
+  }
+
+  async compare(otherId: string | null): Promise<void> {
+    this.compareWith = otherId;
+    const { result } = await this.call({ type: 'compare', otherId });
+    this.comparison = result;
+  }
+
+  async newSession(): Promise<void> {
+    await this.call({ type: 'newSession' });
+  }
+
+  async switchSession(sessionId: string): Promise<void> {
+    await this.call({ type: 'switchSession', sessionId });
+  }
+
+  async forkSession(): Promise<void> {
+    await this.call({ type: 'forkSession' });
+  }
+
+  async exportSession(): Promise<{ fileName: string; jsonl: string }> {
+    const { result } = await this.call({ type: 'exportSession' });
+    return result;
+  }
+
+  async importSession(file: Blob): Promise<ImportReport> {
+    this.importReport = null;
+    this.importProgress = { phase: 'reading', done: 0, total: file.size };
+    try {
+      const { result } = await this.call({ type: 'importSession', file }, (phase, done, total) => (this.importProgress = { phase, done, total }));
+      this.importReport = result;
+      return result;
+    } finally {
+      this.importProgress = null;
+    }
+  }
+
+  /**
+   * Journal, tree and sessions follow the view: refreshed only when the session, its size or
+   * the leaf changed, and never two refreshes at once.
+   */
+  private viewKey = '';
+  private refreshing: Promise<void> | null = null;
+  private refreshAgain = false;
+
+  private noteView(view: HostView, sessionsChanged = false): void {
+    this.view = view;
+    writeLeafMemo(view);
+    const key = `${view.sessionId}|${view.entryCount}|${view.leafId ?? ''}`;
+    const sessionChanged = !this.viewKey.startsWith(`${view.sessionId}|`);
+    if (key === this.viewKey && !sessionsChanged) return;
+    this.viewKey = key;
+    if (sessionChanged) this.comparison = null;
+    this.scheduleRefresh(sessionChanged || sessionsChanged);
+  }
+
+  private scheduleRefresh(withSessions: boolean): void {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.refreshAgain = false;
+        await Promise.all([this.refreshJournal(), this.refreshTree(), withSessions ? this.refreshSessions() : Promise.resolve()]).catch(() => undefined);
+        if (this.comparison && this.compareWith !== null) await this.compare(this.compareWith).catch(() => (this.comparison = null));
+      } while (this.refreshAgain);
+    })().finally(() => (this.refreshing = null));
   }
 
   dialogIsBusy(): boolean {
@@ -205,7 +314,6 @@ export class Playground {
     switch (snapshot.value) {
       case 'committed':
         this.print('committed', result);
-        void this.refreshJournal();
         break;
       case 'refused':
         this.print('refused', result);
@@ -224,19 +332,21 @@ export class Playground {
     this.output = [...this.output.slice(-199), { seq: ++this.seq, kind, text }];
   }
 
-  private async call<T extends RequestType>(body: Extract<RequestBody, { type: T }>): Promise<Answer<T>> {
+  private async call<T extends RequestType>(
+    body: Extract<RequestBody, { type: T }>,
+    onProgress?: (phase: string, done: number, total: number) => void,
+  ): Promise<Answer<T>> {
     this.busy++;
     const start = performance.now();
     try {
-      const answer = await this.client.request(body);
+      const answer = await this.client.request(body, onProgress);
       // User Timing: free to record, and lets the benchmark read real round trips from the page.
       performance.measure(ROUND_TRIP_MEASURE, { start, end: performance.now(), detail: body.type });
-      this.view = answer.view;
-      writeLeafMemo(answer.view);
+      this.noteView(answer.view);
       this.error = null;
       return answer;
     } catch (error) {
-      if (error instanceof WorkerError && error.view) this.view = error.view;
+      if (error instanceof WorkerError && error.view) this.noteView(error.view);
       this.error = error instanceof Error ? error.message : String(error);
       throw error;
     } finally {

@@ -55,7 +55,6 @@ export async function tryRefusal(playground: Playground, code: RefusalCode): Pro
     record(`${headless ? '(headless) ' : ''}${text}`, outcome.kind === 'confirm' ? 'Not refused: this would open a confirmation. Nothing was appended.' : outcome.text);
   };
   if (!view) return { code, met, attempts, before, after: before, note: 'The journal is not open yet.' };
-  await playground.refreshJournal();
   const agentOn = view.agentEnabled;
   const rowOf = (id: string) => view.rows.find((row) => row.id === id);
 
@@ -97,6 +96,5 @@ export async function tryRefusal(playground: Playground, code: RefusalCode): Pro
       await line('/seeds reserve basil-genovese 1', true);
       break;
   }
-  await playground.refreshJournal();
   return { code, met, attempts, before, after: counts(playground.view), note };
 }

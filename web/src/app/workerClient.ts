@@ -1,4 +1,4 @@
-import { ResponseSchema, ResultSchemas, type HostView, type RequestBody, type RequestType, type ResultOf } from '../protocol/messages';
+import { ResultSchemas, WorkerMessageSchema, type HostView, type RequestBody, type RequestType, type ResultOf } from '../protocol/messages';
 
 export interface Answer<T extends RequestType> {
   readonly result: ResultOf<T>;
@@ -20,6 +20,9 @@ export class WorkerError extends Error {
  */
 export class WorkerClient {
   private nextId = 1;
+  /** A view the worker pushed on its own (another tab appended, or the sessions changed). */
+  onPush: ((view: HostView, sessionsChanged: boolean) => void) | null = null;
+  private readonly progress = new Map<number, (phase: string, done: number, total: number) => void>();
   private readonly pending = new Map<number, { type: RequestType; resolve: (answer: Answer<RequestType>) => void; reject: (error: Error) => void }>();
 
   constructor(private readonly worker: Worker) {
@@ -27,8 +30,9 @@ export class WorkerClient {
     worker.addEventListener('error', (event) => this.failAll(`The worker stopped: ${event.message || 'unknown error'}`));
   }
 
-  request<T extends RequestType>(body: Extract<RequestBody, { type: T }>): Promise<Answer<T>> {
+  request<T extends RequestType>(body: Extract<RequestBody, { type: T }>, onProgress?: (phase: string, done: number, total: number) => void): Promise<Answer<T>> {
     const id = this.nextId++;
+    if (onProgress) this.progress.set(id, onProgress);
     return new Promise<Answer<T>>((resolve, reject) => {
       this.pending.set(id, { type: body.type, resolve: resolve as (answer: Answer<RequestType>) => void, reject });
       this.worker.postMessage({ id, body });
@@ -36,15 +40,24 @@ export class WorkerClient {
   }
 
   private receive(data: unknown): void {
-    const parsed = ResponseSchema.safeParse(data);
+    const parsed = WorkerMessageSchema.safeParse(data);
     if (!parsed.success) {
-      this.failAll(`The worker sent a reply this page cannot read: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+      this.failAll(`The worker sent a message this page cannot read: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
       return;
     }
     const response = parsed.data;
+    if (response.kind === 'push') {
+      this.onPush?.(response.view, response.sessionsChanged);
+      return;
+    }
+    if (response.kind === 'progress') {
+      this.progress.get(response.id)?.(response.phase, response.done, response.total);
+      return;
+    }
     const waiting = this.pending.get(response.id);
     if (!waiting) return;
     this.pending.delete(response.id);
+    this.progress.delete(response.id);
     if (!response.ok) {
       waiting.reject(new WorkerError(response.error, response.view));
       return;

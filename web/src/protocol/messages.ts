@@ -116,6 +116,80 @@ export const CommitOutcomeSchema = z.discriminatedUnion('kind', [
 ]);
 export type CommitOutcomeView = z.infer<typeof CommitOutcomeSchema>;
 
+export const SessionSummarySchema = z.object({
+  id: z.string(),
+  title: z.nullable(z.string()),
+  parentSession: z.nullable(z.string()),
+  createdAt: z.string(),
+  entryCount: z.number(),
+  current: z.boolean(),
+});
+export type SessionSummary = z.infer<typeof SessionSummarySchema>;
+
+const LineNoteSchema = z.object({ line: z.number(), reason: z.string() });
+
+export const ImportReportSchema = z.discriminatedUnion('ok', [
+  z.object({
+    ok: z.literal(true),
+    sessionId: z.string(),
+    entries: z.number(),
+    migratedFrom: z.nullable(z.union([z.literal(1), z.literal(2)])),
+    hadTitleSlot: z.boolean(),
+    skipped: z.array(LineNoteSchema),
+    skippedCount: z.number(),
+    warnings: z.array(LineNoteSchema),
+    warningCount: z.number(),
+  }),
+  z.object({ ok: z.literal(false), line: z.number(), message: z.string() }),
+]);
+export type ImportReport = z.infer<typeof ImportReportSchema>;
+
+export const TreeFilterSchema = z.enum(['all', 'conversation', 'seed-desk']);
+export type TreeFilter = z.infer<typeof TreeFilterSchema>;
+
+export const TreeRowSchema = z.object({
+  id: z.string(),
+  parentId: z.nullable(z.string()),
+  indent: z.number(),
+  type: z.string(),
+  role: z.string(),
+  text: z.string(),
+  isSeedDesk: z.boolean(),
+  revision: z.nullable(z.string()),
+  label: z.nullable(z.string()),
+  onActivePath: z.boolean(),
+  isLeaf: z.boolean(),
+  childCount: z.number(),
+  level: z.number(),
+  posInSet: z.number(),
+  setSize: z.number(),
+});
+export type TreeRowView = z.infer<typeof TreeRowSchema>;
+
+const SideSchema = z.object({
+  tipId: z.nullable(z.string()),
+  revision: z.string(),
+  ok: z.boolean(),
+  agentEnabled: z.boolean(),
+  rows: z.array(DeskRowSchema),
+  corruptEntryId: z.optional(z.string()),
+  problem: z.optional(z.string()),
+});
+
+const SinceEntrySchema = z.object({ id: z.string(), type: z.string(), role: z.string(), text: z.string(), isSeedDesk: z.boolean() });
+
+export const ComparisonSchema = z.object({
+  left: SideSchema,
+  right: SideSchema,
+  forkPointId: z.nullable(z.string()),
+  leftSince: z.array(SinceEntrySchema),
+  rightSince: z.array(SinceEntrySchema),
+  differences: z.array(z.object({ id: z.string(), left: z.number(), right: z.number() })),
+  grantDiffers: z.boolean(),
+  combinedReserved: z.array(z.object({ id: z.string(), reserved: z.number(), packets: z.number() })),
+});
+export type ComparisonView = z.infer<typeof ComparisonSchema>;
+
 export const RequestBodySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('hello') }),
   z.object({ type: z.literal('line'), text: z.string(), headless: z.optional(z.boolean()) }),
@@ -130,7 +204,15 @@ export const RequestBodySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('reopen') }),
   z.object({ type: z.literal('setInteractive'), interactive: z.boolean() }),
   z.object({ type: z.literal('injectFault'), fault: z.nullable(z.enum(['abort', 'quota'])) }),
-  z.object({ type: z.literal('journal') }),
+  z.object({ type: z.literal('journal'), filter: z.string() }),
+  z.object({ type: z.literal('sessions') }),
+  z.object({ type: z.literal('newSession') }),
+  z.object({ type: z.literal('switchSession'), sessionId: z.string() }),
+  z.object({ type: z.literal('forkSession') }),
+  z.object({ type: z.literal('exportSession') }),
+  z.object({ type: z.literal('importSession'), file: z.custom<Blob>((value) => value instanceof Blob) }),
+  z.object({ type: z.literal('tree'), filter: TreeFilterSchema }),
+  z.object({ type: z.literal('compare'), otherId: z.nullable(z.string()) }),
 ]);
 export type RequestBody = z.infer<typeof RequestBodySchema>;
 export type RequestType = RequestBody['type'];
@@ -153,13 +235,32 @@ export const ResultSchemas = {
   reopen: z.null(),
   setInteractive: z.null(),
   injectFault: z.null(),
-  journal: z.object({ jsonl: z.string() }),
+  journal: z.object({ lineCount: z.number(), matchCount: z.number(), lines: z.array(z.string()) }),
+  sessions: z.array(SessionSummarySchema),
+  newSession: z.null(),
+  switchSession: z.null(),
+  forkSession: z.null(),
+  exportSession: z.object({ fileName: z.string(), jsonl: z.string() }),
+  importSession: ImportReportSchema,
+  tree: z.object({ rows: z.array(TreeRowSchema), leafId: z.nullable(z.string()) }),
+  compare: ComparisonSchema,
 } satisfies Record<RequestType, z.ZodMiniType>;
 
 export type ResultOf<T extends RequestType> = z.infer<(typeof ResultSchemas)[T]>;
 
-export const ResponseSchema = z.discriminatedUnion('ok', [
-  z.object({ id: z.number(), ok: z.literal(true), result: z.unknown(), view: HostViewSchema }),
-  z.object({ id: z.number(), ok: z.literal(false), error: z.string(), view: z.nullable(HostViewSchema) }),
+/** Everything the worker posts: answers to requests, pushed views (another tab appended), import progress. */
+export const WorkerMessageSchema = z.union([
+  z.object({ kind: z.literal('response'), id: z.number(), ok: z.literal(true), result: z.unknown(), view: HostViewSchema }),
+  z.object({ kind: z.literal('response'), id: z.number(), ok: z.literal(false), error: z.string(), view: z.nullable(HostViewSchema) }),
+  z.object({ kind: z.literal('push'), view: HostViewSchema, sessionsChanged: z.boolean() }),
+  z.object({ kind: z.literal('progress'), id: z.number(), phase: z.string(), done: z.number(), total: z.number() }),
 ]);
-export type Response = z.infer<typeof ResponseSchema>;
+export type WorkerMessage = z.infer<typeof WorkerMessageSchema>;
+
+/** What tabs tell each other over the BroadcastChannel; parsed on receipt like any outside input. */
+export const BROADCAST_CHANNEL = 'seed-desk-journal';
+export const BroadcastSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('appended'), sessionId: z.string(), entries: z.array(z.unknown()) }),
+  z.object({ type: z.literal('sessions-changed') }),
+]);
+export type Broadcast = z.infer<typeof BroadcastSchema>;

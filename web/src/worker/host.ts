@@ -7,17 +7,20 @@ import { assistantMessageEntry, customEntry, entryText, isSeedDeskEntry, message
 import { planSeedDeskCall, type ToolResult } from '$domain/tool/seedDeskTool';
 import { SEED_DESK_TOOL_NAME } from '$domain/tool/schema';
 import { toSessionJsonl } from '$domain/journal/exportJsonl';
+import { parseSessionJsonl } from '$domain/journal/importJsonl';
 import { SessionJournal } from '$domain/journal/journal';
 import type { BranchState } from '$domain/reconstruct';
 import type { Refusal } from '$domain/refusal';
 import { deskRows, SEED_DESK_CUSTOM_TYPE } from '$domain/snapshot';
-import type { DeskChange, EventLogItem, HostView, LineOutcome, CommitOutcomeView, BranchItem, ToolCallOutcome } from '../protocol/messages';
+import type { DeskChange, EventLogItem, HostView, ImportReport, LineOutcome, CommitOutcomeView, BranchItem, SessionSummary, ToolCallOutcome } from '../protocol/messages';
 import { DENIED_BY_USER, gateToolCall, type ApprovalPolicy } from './toolGate';
 import { JournalStore, StorageFailure, type StoreFault } from './store';
 
 export const CHANGED_EVENT = 'workbook:seed-desk:changed';
 const EVENT_LOG_LIMIT = 200;
 const BRANCH_VIEW_LIMIT = 400;
+const IMPORT_REPORT_LIMIT = 200;
+const JOURNAL_LINES_LIMIT = 500;
 
 /**
  * The simulated host with the seed desk extension loaded. It owns the journal (memory mirror +
@@ -33,6 +36,10 @@ export class PlaygroundHost {
   private writeFailure: string | null = null;
   private notice: string | null = null;
   private readonly events: EventLogItem[] = [];
+  /** Told about every append this tab made, so other tabs can be told (BroadcastChannel). */
+  onAppended: ((sessionId: SessionId, entries: readonly JournalEntry[]) => void) | null = null;
+  /** Told when the list of sessions changed here (created, imported, forked). */
+  onSessionsChanged: (() => void) | null = null;
   private eventSeq = 0;
 
   private constructor(
@@ -50,6 +57,11 @@ export class PlaygroundHost {
 
   get sessionId(): SessionId {
     return this.journal.sessionId;
+  }
+
+  /** Read-only use (tree layout, compare); every change still goes through the host's methods. */
+  currentJournal(): SessionJournal {
+    return this.journal;
   }
 
   view(): HostView {
@@ -102,6 +114,8 @@ export class PlaygroundHost {
   }
 
   private async say(text: string): Promise<LineOutcome> {
+    // A model replays toolCall/toolResult as a pair: no user message may come between them.
+    if (this.pendingApproval) return { kind: 'usage', text: 'A seed_desk call is waiting for host approval: approve or deny it first, then write your message.' };
     const blocked = this.blockedOutcome();
     if (blocked) return blocked;
     const entry = userMessageEntry(text, this.place());
@@ -173,7 +187,7 @@ export class PlaygroundHost {
       const refused = this.refused(outcome.reason);
       return { kind: 'refused', code: outcome.reason.code, message: refused.text };
     }
-    for (const record of outcome.records) this.journal.append(record.entry);
+    this.mirror(outcome.records.map((record) => record.entry));
     this.notice = null;
     const state = this.journal.state();
     this.emitChanged(reason, state);
@@ -228,6 +242,8 @@ export class PlaygroundHost {
   async answerApproval(callId: string, approved: boolean): Promise<ToolCallOutcome> {
     const pending = this.pendingApproval;
     if (!pending || pending.callId !== callId) return { kind: 'failed', text: 'No seed_desk call is waiting for this approval.' };
+    const blocked = this.blockedOutcome();
+    if (blocked) return { kind: 'failed', text: blocked.text };
     this.pendingApproval = null;
     if (!approved) return this.finishCall(callId, errorResult(DENIED_BY_USER), 'approval');
     return this.executeTool(callId, pending.args);
@@ -261,7 +277,7 @@ export class PlaygroundHost {
       return { kind: 'failed', text: failed.text };
     }
     if (outcome.kind === 'declined') return this.finishCall(callId, { ...outcome.reason, isError: false }, 'domain');
-    for (const record of outcome.records) this.journal.append(record.entry);
+    this.mirror(outcome.records.map((record) => record.entry));
     const state = this.journal.state();
     this.emitChanged('agent-act', state);
     return this.finishCall(callId, { ...plan.describe(state.revision), isError: false }, 'domain');
@@ -339,11 +355,117 @@ export class PlaygroundHost {
     return toSessionJsonl(this.journal.header, this.journal.entries());
   }
 
+  /** The journal panel: lines containing `filter` (plain text, as grep would), the last ones first to go. */
+  journalLines(filter: string): { lineCount: number; matchCount: number; lines: string[] } {
+    const lines = this.journalJsonl().split('\n').filter((line) => line.length > 0);
+    const matches = filter.length === 0 ? lines : lines.filter((line) => line.includes(filter));
+    return { lineCount: lines.length, matchCount: matches.length, lines: matches.slice(-JOURNAL_LINES_LIMIT) };
+  }
+
+  // ---- sessions ----
+
+  async listSessions(): Promise<SessionSummary[]> {
+    const sessions = await this.store.listSessions();
+    return Promise.all(
+      sessions.map(async (session) => ({
+        id: session.id,
+        title: typeof session.header.title === 'string' ? session.header.title : null,
+        parentSession: session.header.parentSession ?? null,
+        createdAt: session.createdAt,
+        entryCount: session.id === this.sessionId ? this.journal.size : await this.store.countEntries(session.id),
+        current: session.id === this.sessionId,
+      })),
+    );
+  }
+
+  /** Host `newSession`: a fresh identity, no carried state, no grant. */
+  async newSession(): Promise<void> {
+    this.refuseWhileApprovalWaits('start a new session');
+    this.useJournal(await createSession(this.store, this.ids), 'Started a new session: nothing reserved, agent off, a new identity.');
+    this.onSessionsChanged?.();
+  }
+
+  async switchSession(sessionId: SessionId): Promise<void> {
+    this.refuseWhileApprovalWaits('switch sessions');
+    const journal = await loadJournal(this.store, sessionId);
+    if (!journal) throw new Error(`Session ${sessionId} is not in this browser's journal.`);
+    this.useJournal(journal, `Switched to session ${sessionId}; the leaf is on its last appended entry.`);
+  }
+
+  /** Host `/branch`-style fork: the path to the leaf copied with its ids into a new session. */
+  async forkSession(): Promise<void> {
+    this.refuseWhileApprovalWaits('fork the session');
+    const fork = this.journal.forkToNewSession(this.ids);
+    await this.store.createSession(fork.header, fork.entries());
+    this.useJournal(fork, `Forked into session ${fork.sessionId}: the same path and state, a new identity, so a new revision.`);
+    this.onSessionsChanged?.();
+  }
+
+  exportSession(): { fileName: string; jsonl: string } {
+    const stamp = (this.journal.header.timestamp ?? this.ids.now()).replace(/[:.]/g, '-');
+    return { fileName: `${stamp}_${this.sessionId}.jsonl`, jsonl: this.journalJsonl() };
+  }
+
+  /** All or nothing: a file that cannot be read, or a session already here, writes nothing. */
+  async importSession(file: Blob, onProgress: (phase: string, done: number, total: number) => void): Promise<ImportReport> {
+    this.refuseWhileApprovalWaits('import a session');
+    onProgress('reading', 0, file.size);
+    const text = await file.text();
+    onProgress('parsing', file.size, file.size);
+    const parsed = parseSessionJsonl(text, this.ids);
+    if (!parsed.ok) return { ok: false, line: parsed.error.line, message: parsed.error.message };
+    if (await this.store.getSession(parsed.header.id)) {
+      return { ok: false, line: 1, message: `Session ${parsed.header.id} is already in this playground. Switch to it in the session list instead.` };
+    }
+    await this.store.createSession(parsed.header, parsed.entries, (done, total) => onProgress('storing', done, total));
+    const journal = SessionJournal.fromEntries(parsed.header, parsed.entries);
+    this.useJournal(journal, `Imported session ${journal.sessionId} (${journal.size} entries); the leaf is on the last entry.`);
+    this.onSessionsChanged?.();
+    const cap = <T,>(items: readonly T[]) => items.slice(0, IMPORT_REPORT_LIMIT);
+    return {
+      ok: true,
+      sessionId: journal.sessionId,
+      entries: journal.size,
+      migratedFrom: parsed.migratedFrom,
+      hadTitleSlot: parsed.hadTitleSlot,
+      skipped: cap(parsed.skipped),
+      skippedCount: parsed.skipped.length,
+      warnings: cap(parsed.warnings),
+      warningCount: parsed.warnings.length,
+    };
+  }
+
+  /** Entries another tab appended: they join the tree; this tab's leaf stays where it is. */
+  adoptForeign(sessionId: string, entries: readonly JournalEntry[]): boolean {
+    if (sessionId !== this.sessionId) return false;
+    let changed = false;
+    for (const entry of entries) changed = this.journal.adopt(entry) || changed;
+    return changed;
+  }
+
   // ---- helpers ----
+
+  private useJournal(journal: SessionJournal, notice: string): void {
+    this.journal = journal;
+    this.writeFailure = null;
+    this.notice = notice;
+    this.notify('info', notice);
+    void this.store.setLastSession(journal.sessionId);
+  }
+
+  private refuseWhileApprovalWaits(what: string): void {
+    if (this.pendingApproval) throw new Error(`A seed_desk call is waiting for host approval: approve or deny it before you ${what}.`);
+  }
+
+  /** Every append this tab makes goes through here: memory mirror first, then the other tabs. */
+  private mirror(entries: readonly JournalEntry[]): void {
+    for (const entry of entries) this.journal.append(entry);
+    this.onAppended?.(this.sessionId, entries);
+  }
 
   /** The call's result must land under its own tool-call message, so the tree stays put meanwhile. */
   private refuseMoveWhileApprovalWaits(): void {
-    if (this.pendingApproval) throw new Error('A seed_desk call is waiting for host approval: approve or deny it before moving in the session tree.');
+    this.refuseWhileApprovalWaits('move in the session tree');
   }
 
   private place(): { id: EntryId; parentId: EntryId | null; timestamp: string } {
@@ -358,7 +480,7 @@ export class PlaygroundHost {
       this.latch(error);
       return false;
     }
-    this.journal.append(entry);
+    this.mirror([entry]);
     this.notice = null;
     return true;
   }

@@ -16,6 +16,7 @@ const BY_ID = 'byId';
 const BY_PARENT = 'byParent';
 const BY_SESSION = 'bySession';
 const LAST_SESSION_KEY = 'lastSession';
+const PROGRESS_EVERY = 2000;
 /** IndexedDB keys cannot be null, so a root's parent key is this string. */
 const ROOT_PARENT = '';
 
@@ -147,13 +148,13 @@ export class JournalStore {
   }
 
   /** A new session with its first entries (import, fork), all or nothing. */
-  async createSession(header: SessionHeader, entries: readonly JournalEntry[] = []): Promise<SessionRecord> {
+  async createSession(header: SessionHeader, entries: readonly JournalEntry[] = [], onProgress?: (done: number, total: number) => void): Promise<SessionRecord> {
     return this.write(async (tx) => {
       const sessions = tx.objectStore(SESSIONS);
       if (await sessions.get(header.id)) throw new StorageFailure(`A session with id ${header.id} already exists.`);
       const record: SessionRecord = { id: header.id, header, createdAt: new Date().toISOString() };
       await sessions.add(record);
-      await this.appendWithin(tx, header.id, null, entries);
+      await this.appendWithin(tx, header.id, null, entries, onProgress);
       return record;
     });
   }
@@ -275,12 +276,27 @@ export class JournalStore {
   }
 
   /** Appends in order; each record's desk index comes from its parent's (the leaf or this batch). */
-  private async appendWithin(tx: WriteTx, sessionId: SessionId, leaf: EntryRecord | null, entries: readonly JournalEntry[]): Promise<EntryRecord[]> {
+  private async appendWithin(
+    tx: WriteTx,
+    sessionId: SessionId,
+    leaf: EntryRecord | null,
+    entries: readonly JournalEntry[],
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<EntryRecord[]> {
     const store = tx.objectStore(ENTRIES);
     const drafts = draftChain(sessionId, leaf ?? undefined, entries);
-    const records: EntryRecord[] = [];
-    for (const draft of drafts) records.push({ ...draft, seq: await store.add(draft as EntryRecord) });
-    return records;
+    // Queue every add before waiting on any: a 100k-entry import is one batch, not 100k waits.
+    let done = 0;
+    const keys = await Promise.all(
+      drafts.map((draft) =>
+        store.add(draft as EntryRecord).then((key) => {
+          done++;
+          if (onProgress && (done % PROGRESS_EVERY === 0 || done === drafts.length)) onProgress(done, drafts.length);
+          return key;
+        }),
+      ),
+    );
+    return drafts.map((draft, index) => ({ ...draft, seq: keys[index] as number }));
   }
 
   private async write<T>(work: (tx: WriteTx) => Promise<T>, scope: Scope = BOTH): Promise<T> {

@@ -1,45 +1,83 @@
 /// <reference lib="webworker" />
-import { asEntryId, asRevision, cryptoIdSource } from '$domain/ids';
-import { RequestSchema, type RequestBody, type Response } from '../protocol/messages';
+import { asEntryId, asRevision, asSessionId, cryptoIdSource } from '$domain/ids';
+import { EntryBaseSchema, type JournalEntry } from '$domain/journal/entry';
+import { compareBranches } from '$domain/journal/compare';
+import { filterRows, flattenTree } from '$domain/journal/treeLayout';
+import { BROADCAST_CHANNEL, BroadcastSchema, RequestSchema, type Broadcast, type RequestBody, type WorkerMessage } from '../protocol/messages';
 import { PlaygroundHost } from './host';
 import { JournalStore } from './store';
 
 /**
  * The worker owns all state and all writes. Requests run strictly one after another, so a commit
- * never interleaves with a navigation or another commit from this tab.
+ * never interleaves with a navigation or another commit from this tab. Other tabs' appends
+ * arrive over a BroadcastChannel and join the tree; this tab's leaf stays put.
  */
+const channel = new BroadcastChannel(BROADCAST_CHANNEL);
+const ROW_TEXT_LIMIT = 200;
+
 const ready = (async () => {
   const store = await JournalStore.open();
-  return PlaygroundHost.start(store, cryptoIdSource);
+  const host = await PlaygroundHost.start(store, cryptoIdSource);
+  host.onAppended = (sessionId, entries) => announce({ type: 'appended', sessionId, entries: [...entries] });
+  host.onSessionsChanged = () => announce({ type: 'sessions-changed' });
+  return host;
 })();
 
 let queue: Promise<unknown> = Promise.resolve();
+
+/** Runs `work` after everything already queued: one request (or broadcast) at a time. */
+function enqueue(work: () => Promise<void>): void {
+  queue = queue.then(work, work);
+}
 
 self.addEventListener('message', (event: MessageEvent<unknown>) => {
   const parsed = RequestSchema.safeParse(event.data);
   if (!parsed.success) {
     const id = typeof event.data === 'object' && event.data !== null && 'id' in event.data ? Number(event.data.id) : -1;
-    post({ id, ok: false, error: `The worker could not read this request: ${parsed.error.issues[0]?.message ?? 'invalid'}`, view: null });
+    post({ kind: 'response', id, ok: false, error: `The worker could not read this request: ${parsed.error.issues[0]?.message ?? 'invalid'}`, view: null });
     return;
   }
   const { id, body } = parsed.data;
-  queue = queue.then(async () => {
+  enqueue(async () => {
     let host: PlaygroundHost | null = null;
     try {
       host = await ready;
-      const result = await handle(host, body);
-      post({ id, ok: true, result, view: host.view() });
+      const result = await handle(host, id, body);
+      post({ kind: 'response', id, ok: true, result, view: host.view() });
     } catch (error) {
-      post({ id, ok: false, error: error instanceof Error ? error.message : String(error), view: host?.view() ?? null });
+      post({ kind: 'response', id, ok: false, error: error instanceof Error ? error.message : String(error), view: host?.view() ?? null });
     }
   });
 });
 
-function post(response: Response): void {
-  self.postMessage(response);
+channel.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const parsed = BroadcastSchema.safeParse(event.data);
+  if (!parsed.success) return; // Not ours, or from an incompatible version of the page: ignore.
+  const message = parsed.data;
+  enqueue(async () => {
+    const host = await ready;
+    if (message.type === 'sessions-changed') {
+      post({ kind: 'push', view: host.view(), sessionsChanged: true });
+      return;
+    }
+    const entries: JournalEntry[] = [];
+    for (const raw of message.entries) {
+      const entry = EntryBaseSchema.safeParse(raw);
+      if (entry.success) entries.push(entry.data as JournalEntry);
+    }
+    if (host.adoptForeign(message.sessionId, entries)) post({ kind: 'push', view: host.view(), sessionsChanged: false });
+  });
+});
+
+function announce(message: Broadcast): void {
+  channel.postMessage(message);
 }
 
-async function handle(host: PlaygroundHost, body: RequestBody): Promise<unknown> {
+function post(message: WorkerMessage): void {
+  self.postMessage(message);
+}
+
+async function handle(host: PlaygroundHost, id: number, body: RequestBody): Promise<unknown> {
   switch (body.type) {
     case 'hello':
       return null;
@@ -74,6 +112,31 @@ async function handle(host: PlaygroundHost, body: RequestBody): Promise<unknown>
       host.injectFault(body.fault);
       return null;
     case 'journal':
-      return { jsonl: host.journalJsonl() };
+      return host.journalLines(body.filter);
+    case 'sessions':
+      return host.listSessions();
+    case 'newSession':
+      await host.newSession();
+      return null;
+    case 'switchSession':
+      await host.switchSession(asSessionId(body.sessionId));
+      return null;
+    case 'forkSession':
+      await host.forkSession();
+      return null;
+    case 'exportSession':
+      return host.exportSession();
+    case 'importSession':
+      return host.importSession(body.file, (phase, done, total) => post({ kind: 'progress', id, phase, done, total }));
+    case 'tree': {
+      const journal = host.currentJournal();
+      // Row text is for a one-line display: a 1 MB message must not cross the boundary whole.
+      const rows = filterRows(flattenTree(journal), body.filter).map((row) => (row.text.length > ROW_TEXT_LIMIT ? { ...row, text: `${row.text.slice(0, ROW_TEXT_LIMIT)}…` } : row));
+      return { rows, leafId: journal.leafId };
+    }
+    case 'compare': {
+      const journal = host.currentJournal();
+      return compareBranches(journal, journal.leafId, body.otherId === null ? null : asEntryId(body.otherId));
+    }
   }
 }
