@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 const parts = [
   { name: 'domain (Node)', args: ['tsx', 'bench/domain.bench.ts'] },
   { name: 'storage and page (Chromium)', args: ['tsx', 'bench/browser.bench.ts'] },
+  { name: 'session tree, import, reopen (Chromium)', args: ['tsx', 'bench/tree.bench.ts'] },
 ];
 
 let failed = false;

@@ -44,6 +44,7 @@ export class SessionJournal {
   private readonly kids = new Map<string | null, EntryId[]>();
   private readonly labels = new Map<string, string>();
   private leaf: EntryId | null = null;
+  private deskEntries = 0;
 
   private constructor(header: SessionHeader) {
     this.header = header;
@@ -113,13 +114,35 @@ export class SessionJournal {
     let cursor = fromId === null ? undefined : this.index.get(fromId);
     while (cursor) {
       path.push(cursor.entry);
-      const parentId = cursor.entry.parentId;
-      const parent = parentId === null ? undefined : this.index.get(parentId);
-      // insert() keeps an entry whose parent comes later (or is itself) as a root, and so must
-      // this walk: otherwise state() and the walk disagree, and a self-parent loops forever.
-      cursor = parent && parent.seq < cursor.seq ? parent : undefined;
+      cursor = this.parentOf(cursor);
     }
     return path.reverse();
+  }
+
+  /**
+   * insert() keeps an entry whose parent comes later (or is itself) as a root, and so must every
+   * walk: otherwise state() and the walk disagree, and a self-parent loops forever.
+   */
+  private parentOf(indexed: Indexed): Indexed | undefined {
+    const parentId = indexed.entry.parentId;
+    const parent = parentId === null ? undefined : this.index.get(parentId);
+    return parent && parent.seq < indexed.seq ? parent : undefined;
+  }
+
+  /** How many seed desk entries the whole journal holds, all branches. */
+  get seedDeskEntryCount(): number {
+    return this.deskEntries;
+  }
+
+  /** The last `limit` entries of the branch ending at `fromId`, root-most first: O(limit), not O(depth). */
+  branchTail(limit: number, fromId: EntryId | null = this.leaf): JournalEntry[] {
+    const tail: JournalEntry[] = [];
+    let cursor = fromId === null ? undefined : this.index.get(fromId);
+    while (cursor && tail.length < limit) {
+      tail.push(cursor.entry);
+      cursor = this.parentOf(cursor);
+    }
+    return tail.reverse();
   }
 
   /** Append as a child of the current leaf; the entry becomes the leaf. */
@@ -217,6 +240,7 @@ export class SessionJournal {
     const parent = entry.parentId === null ? undefined : this.index.get(entry.parentId);
     const parentKey = parent ? entry.parentId : null;
     const deskLink = isSeedDeskEntry(entry) ? foldDeskEntry(parent ? this.linkAt(parent) : ROOT_LINK, entry) : null;
+    if (deskLink) this.deskEntries++;
     this.index.set(entry.id, {
       entry,
       seq: this.ordered.length,

@@ -36,6 +36,7 @@ export class PlaygroundHost {
   private writeFailure: string | null = null;
   private notice: string | null = null;
   private readonly events: EventLogItem[] = [];
+  private lineCache: { journal: SessionJournal | null; lines: string[] } = { journal: null, lines: [] };
   /** Told about every append this tab made, so other tabs can be told (BroadcastChannel). */
   onAppended: ((sessionId: SessionId, entries: readonly JournalEntry[]) => void) | null = null;
   /** Told when the list of sessions changed here (created, imported, forked). */
@@ -86,7 +87,7 @@ export class PlaygroundHost {
       transientLeaf: journal.leafIsTransient(),
       approvalPolicy: this.approvalPolicy,
       pendingApproval: this.pendingApproval ? { callId: this.pendingApproval.callId, prompt: this.pendingApproval.prompt } : null,
-      seedDeskEntryCount: journal.entries().filter(isSeedDeskEntry).length,
+      seedDeskEntryCount: journal.seedDeskEntryCount,
       branch: this.branchItems(),
       events: this.events.slice(-50),
     };
@@ -355,9 +356,22 @@ export class PlaygroundHost {
     return toSessionJsonl(this.journal.header, this.journal.entries());
   }
 
+  /**
+   * The journal's JSONL lines, serialised once each: entries never change after they are
+   * appended, so only the new ones are turned into text on each call.
+   */
+  private jsonlLines(): readonly string[] {
+    const journal = this.journal;
+    if (this.lineCache.journal !== journal) this.lineCache = { journal, lines: toSessionJsonl(journal.header, []).split('\n').filter((line) => line.length > 0) };
+    const lines = this.lineCache.lines;
+    const entries = journal.entries();
+    for (let index = lines.length - 1; index < entries.length; index++) lines.push(JSON.stringify(entries[index]));
+    return lines;
+  }
+
   /** The journal panel: lines containing `filter` (plain text, as grep would), the last ones first to go. */
   journalLines(filter: string): { lineCount: number; matchCount: number; lines: string[] } {
-    const lines = this.journalJsonl().split('\n').filter((line) => line.length > 0);
+    const lines = this.jsonlLines();
     const matches = filter.length === 0 ? lines : lines.filter((line) => line.includes(filter));
     return { lineCount: lines.length, matchCount: matches.length, lines: matches.slice(-JOURNAL_LINES_LIMIT) };
   }
@@ -528,9 +542,9 @@ export class PlaygroundHost {
   }
 
   private branchItems(): BranchItem[] {
-    const branch = this.journal.branch();
-    return branch.slice(-BRANCH_VIEW_LIMIT).map((entry) => branchItem(entry, this.journal));
+    return this.journal.branchTail(BRANCH_VIEW_LIMIT).map((entry) => branchItem(entry, this.journal));
   }
+
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

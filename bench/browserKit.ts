@@ -1,0 +1,49 @@
+/** Shared set-up for the browser benchmarks: build, serve, launch Chromium, stop everything. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chromium, type Browser } from 'playwright';
+import { ensureChromium } from '../scripts/find-chromium.mjs';
+
+export const APP_URL = 'http://127.0.0.1:4173/';
+export const STORE_BENCH_URL = 'http://127.0.0.1:4174/';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+function sh(command: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, { shell: true, stdio: 'inherit' });
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} exited with ${code}`))));
+  });
+}
+
+async function serve(command: string, url: string): Promise<ChildProcess> {
+  const child = spawn(command, { shell: true, stdio: 'ignore', detached: true });
+  for (let attempt = 0; attempt < 100; attempt++) {
+    try {
+      if ((await fetch(url)).ok) return child;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+/** Builds the app (and the storage bench page), serves both, and hands a browser to `work`. */
+export async function withBrowser<T>(work: (browser: Browser) => Promise<T>, { storePage = false } = {}): Promise<T> {
+  const found = ensureChromium();
+  await sh(`npx vite build --logLevel warn${storePage ? ' && npx vite build --config bench/vite.bench.config.ts' : ''}`);
+  const servers = [await serve('npx vite preview --host 127.0.0.1 --port 4173 --strictPort', APP_URL)];
+  if (storePage) servers.push(await serve('npx vite preview --config bench/vite.bench.config.ts', STORE_BENCH_URL));
+  const browser = await chromium.launch({ executablePath: found.path, args: CHROMIUM_ARGS });
+  try {
+    return await work(browser);
+  } finally {
+    await browser.close();
+    for (const server of servers) {
+      try {
+        if (server.pid) process.kill(-server.pid);
+      } catch {
+        // already gone
+      }
+    }
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * Branches benchmark (issue 5), in Chromium: the session tree's first render at 1k and 10k
+ * entries, the longest task while scrolling it, the import of the real 0.97 MB v1 fixture and of
+ * generated journals up to 100k entries, and the reopen of a 100k-entry session from IndexedDB.
+ */
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright';
+import { asEntryId, asSessionId, seededIdSource, type EntryId } from '../domain/ids';
+import { customEntry, sessionHeader, userMessageEntry, type JournalEntry } from '../domain/journal/entry';
+import { toSessionJsonl } from '../domain/journal/exportJsonl';
+import { SEED_DESK_CUSTOM_TYPE } from '../domain/snapshot';
+import { APP_URL, withBrowser } from './browserKit';
+import { printTable } from './stats';
+
+const V1_FIXTURE = fileURLToPath(new URL('../../shared/fixtures/omp-large-session-v1.jsonl', import.meta.url));
+
+/** A bushy journal: a main line with a side branch every 40 entries, seed desk entries sprinkled in. */
+function generateJournal(total: number): string {
+  const ids = seededIdSource(total);
+  const header = sessionHeader(asSessionId(`bench-${total}-${Date.now()}`), ids.now(), '/bench');
+  const entries: JournalEntry[] = [];
+  let counter = 0;
+  const nextId = (): EntryId => asEntryId((counter++).toString(16).padStart(8, '0'));
+  let mainTip: EntryId | null = null;
+  while (entries.length < total) {
+    const index = entries.length;
+    const branchOff: boolean = index % 40 === 39 && mainTip !== null;
+    const parentId: EntryId | null = branchOff ? (entries[Math.max(0, index - 20)]?.id ?? null) : mainTip;
+    const place = { id: nextId(), parentId, timestamp: ids.now() };
+    const entry: JournalEntry = index % 25 === 24
+      ? customEntry(SEED_DESK_CUSTOM_TYPE, { version: 1, agentEnabled: index % 2 === 0, quantities: { 'bean-scarlet': index % 6 } }, place)
+      : userMessageEntry(`message ${index}: what to sow next in bed ${index % 12}`, place);
+    entries.push(entry);
+    if (!branchOff) mainTip = entry.id;
+  }
+  // The last line decides the leaf on import: end on the main line.
+  const last = entries.at(-1);
+  if (last && last.parentId !== mainTip) entries.push(userMessageEntry('back on the main line', { id: nextId(), parentId: mainTip, timestamp: ids.now() }));
+  return toSessionJsonl(header, entries);
+}
+
+async function measures(page: Page, name: string): Promise<{ duration: number; detail: unknown }[]> {
+  return page.evaluate((n) => performance.getEntriesByName(n).map((entry) => ({ duration: entry.duration, detail: (entry as PerformanceMeasure).detail })), name);
+}
+
+async function importFile(page: Page, path: string, expectedEntries: number): Promise<{ importMs: number; treeMs: number }> {
+  await page.goto(APP_URL);
+  await page.getByRole('table', { name: 'Seed desk' }).waitFor();
+  await page.evaluate(() => performance.clearMeasures());
+  await page.getByLabel('Import session').setInputFiles(path);
+  await page.getByRole('region', { name: 'Import report' }).getByText(`Imported ${expectedEntries} entries`).waitFor({ timeout: 180_000 });
+  await page.waitForFunction((n) => performance.getEntriesByName('seed-desk:tree-render').some((entry) => Number((entry as PerformanceMeasure).detail) >= n), expectedEntries, { timeout: 60_000 });
+  const imports = (await measures(page, 'seed-desk:worker-round-trip')).filter((entry) => entry.detail === 'importSession');
+  const trees = (await measures(page, 'seed-desk:tree-render')).filter((entry) => Number(entry.detail) >= expectedEntries);
+  return { importMs: imports.at(-1)?.duration ?? Number.NaN, treeMs: trees[0]?.duration ?? Number.NaN };
+}
+
+/** Scrolls the tree from top to bottom, one viewport per frame, and reports the worst frame. */
+interface ScrollResult {
+  longestTaskMs: number;
+  longTasks: number;
+  worstFrameMs: number;
+  frames: number;
+}
+
+async function scrollTree(page: Page): Promise<ScrollResult> {
+  // A string, not a function: tsx's name-keeping helper does not exist inside the page.
+  return page.evaluate<ScrollResult>(`(async () => {
+    const tasks = [];
+    const observer = new PerformanceObserver((list) => list.getEntries().forEach((entry) => tasks.push(entry.duration)));
+    observer.observe({ type: 'longtask', buffered: false });
+    const viewport = document.querySelector('.tree-viewport');
+    if (!viewport) throw new Error('no tree viewport');
+    let worst = 0;
+    let frames = 0;
+    let previous = performance.now();
+    await new Promise((resolve) => {
+      function step() {
+        const now = performance.now();
+        worst = Math.max(worst, now - previous);
+        previous = now;
+        frames++;
+        if (viewport.scrollTop + viewport.clientHeight >= viewport.scrollHeight - 1) return resolve();
+        viewport.scrollTop += viewport.clientHeight;
+        requestAnimationFrame(step);
+      }
+      requestAnimationFrame(step);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    observer.disconnect();
+    return { longestTaskMs: tasks.length ? Math.max(...tasks) : 0, longTasks: tasks.length, worstFrameMs: worst, frames };
+  })()`);
+}
+
+async function reopen(page: Page): Promise<number> {
+  await page.evaluate(() => performance.clearMeasures());
+  await page.getByRole('button', { name: 'Reopen session' }).click();
+  await page.waitForFunction(() => performance.getEntriesByName('seed-desk:worker-round-trip').some((entry) => (entry as PerformanceMeasure).detail === 'reopen'));
+  const found = (await measures(page, 'seed-desk:worker-round-trip')).find((entry) => entry.detail === 'reopen');
+  return found?.duration ?? Number.NaN;
+}
+
+const f = (ms: number) => (Number.isFinite(ms) ? `${ms.toFixed(0)} ms` : 'n/a');
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'seed-desk-bench-'));
+  const files = [1_000, 10_000, 100_000].map((size) => {
+    const path = join(dir, `generated-${size}.jsonl`);
+    writeFileSync(path, generateJournal(size));
+    return { size, path };
+  });
+  await withBrowser(async (browser: Browser) => {
+    const rows: string[][] = [];
+    const context = await browser.newContext();
+    const v1 = await importFile(await context.newPage(), V1_FIXTURE, 1018);
+    rows.push([`real v1 fixture (${(statSync(V1_FIXTURE).size / 1e6).toFixed(2)} MB, 1,018 entries)`, f(v1.importMs), f(v1.treeMs), '', '', '']);
+    await context.close();
+    for (const { size, path } of files) {
+      const ctx = await browser.newContext();
+      const page = await ctx.newPage();
+      const entries = readFileSync(path, 'utf8').split('\n').filter(Boolean).length - 1;
+      const result = await importFile(page, path, entries);
+      const scroll = size <= 10_000 ? await scrollTree(page) : null;
+      const reopenMs = size === 100_000 ? await reopen(page) : Number.NaN;
+      rows.push([
+        `generated ${size.toLocaleString('en')} (${(statSync(path).size / 1e6).toFixed(1)} MB)`,
+        f(result.importMs),
+        f(result.treeMs),
+        scroll ? `${scroll.longestTaskMs.toFixed(0)} ms (${scroll.longTasks} over 50 ms)` : '',
+        scroll ? `${scroll.worstFrameMs.toFixed(0)} ms over ${scroll.frames} frames` : '',
+        f(reopenMs),
+      ]);
+      await ctx.close();
+    }
+    printTable(`Branches (Chromium ${browser.version()}); targets: tree first render at 10k ≤ 200 ms, no long task over 50 ms while scrolling`, ['journal', 'import', 'tree first render', 'longest task while scrolling', 'worst frame while scrolling', 'reopen'], rows);
+  });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
