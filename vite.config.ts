@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { VitePWA } from 'vite-plugin-pwa';
 import { fileURLToPath } from 'node:url';
 
 // The page lives in web/ (DESIGN layout); the pure domain sits beside it in domain/.
@@ -8,7 +9,17 @@ const root = fileURLToPath(new URL('./web', import.meta.url));
 export default defineConfig({
   root,
   publicDir: 'public',
-  plugins: [svelte({ configFile: fileURLToPath(new URL('./svelte.config.js', import.meta.url)) })],
+  plugins: [
+    svelte({ configFile: fileURLToPath(new URL('./svelte.config.js', import.meta.url)) }),
+    // Offline after the first load: Workbox precaches every built file (page, worker, styles).
+    // The register script is a file of its own, so the page needs no inline script (CSP).
+    VitePWA({
+      registerType: 'autoUpdate',
+      injectRegister: 'script',
+      manifest: false,
+      workbox: { globPatterns: ['**/*.{js,css,html,svg,png,ico,json}'], navigateFallback: 'index.html', cleanupOutdatedCaches: true },
+    }),
+  ],
   resolve: {
     alias: { $domain: fileURLToPath(new URL('./domain', import.meta.url)) },
   },

@@ -17,6 +17,7 @@ import type {
   TreeFilter,
   TreeRowView,
 } from '../protocol/messages';
+import type { Fact, StampedFact } from '../lessons/facts';
 import { WorkerClient, WorkerError, type Answer } from './workerClient';
 
 export const ROUND_TRIP_MEASURE = 'seed-desk:worker-round-trip';
@@ -66,6 +67,10 @@ export class Playground {
   latestToolRevision = $state.raw<string | null>(null);
   approval = $state.raw<SnapshotFrom<typeof approvalMachine>>();
 
+  /** What the learner did, for the tutorial's checkpoints (bounded). */
+  facts = $state.raw<StampedFact[]>([]);
+  private factSeq = 0;
+
   private seq = 0;
   private readonly client: WorkerClient;
   readonly confirmation;
@@ -73,7 +78,10 @@ export class Playground {
 
   constructor(worker: Worker) {
     this.client = new WorkerClient(worker);
-    this.client.onPush = (view, sessionsChanged) => this.noteView(view, sessionsChanged);
+    this.client.onPush = (view, sessionsChanged) => {
+      if (!sessionsChanged) this.note({ kind: 'foreign-append' });
+      this.noteView(view, sessionsChanged);
+    };
     this.confirmation = createActor(
       confirmationMachine.provide({
         actors: {
@@ -107,6 +115,7 @@ export class Playground {
   /** Calls seed_desk through the host: schema, approval, domain. Returns the outcome it showed. */
   async callTool(args: string, skipSchema: boolean): Promise<ToolCallOutcome> {
     const { result } = await this.call({ type: 'toolCall', args, skipSchema });
+    this.pendingToolArgs = args;
     if (result.kind === 'approval') {
       this.toolOutcome = result;
       this.approvalActor.send({ type: 'ASK', callId: result.callId, prompt: result.prompt });
@@ -128,13 +137,16 @@ export class Playground {
   }
 
   /** A human commit with a chosen expected revision, as a dialog would send it after Confirm. */
-  async probeCommit(change: DeskChange, expectedRevision: string): Promise<CommitOutcomeView> {
+  async probeCommit(change: DeskChange, expectedRevision: string, via: 'dialog' | 'compare' = 'dialog'): Promise<CommitOutcomeView> {
     const { result } = await this.call({ type: 'commit', change, expectedRevision });
+    if (result.kind === 'refused') this.note({ kind: 'refused', code: result.code, via });
+    if (result.kind === 'committed') this.note({ kind: 'committed', change, via: 'dialog' });
     return result;
   }
 
   async setApprovalPolicy(policy: 'allow' | 'prompt' | 'deny'): Promise<void> {
     await this.call({ type: 'setApprovalPolicy', policy });
+    this.note({ kind: 'policy', value: policy });
   }
 
   async corruptDemo(): Promise<void> {
@@ -142,7 +154,10 @@ export class Playground {
     this.print(result.kind === 'committed' ? 'info' : result.kind, result.message);
   }
 
+  private pendingToolArgs = '';
+
   private showToolOutcome(outcome: ToolCallOutcome): void {
+    this.note({ kind: 'tool', args: this.pendingToolArgs, outcome });
     this.toolOutcome = outcome;
     if (outcome.kind === 'result' && outcome.details?.revision) this.latestToolRevision = outcome.details.revision;
   }
@@ -171,6 +186,9 @@ export class Playground {
     const { result } = await this.call({ type: 'line', text });
     if (result.kind === 'confirm') return; // unreachable: mutations are routed above
     this.print(result.kind, result.text);
+    if (result.kind === 'answer') this.note({ kind: 'answer', text: result.text });
+    if (result.kind === 'said') this.note({ kind: 'said', text });
+    if (result.kind === 'refused') this.note({ kind: 'refused', code: result.code, via: 'line' });
   }
 
   confirm(): void {
@@ -183,11 +201,14 @@ export class Playground {
 
   async meanwhileReserve(id: string, packets: number): Promise<void> {
     const { result } = await this.call({ type: 'meanwhileReserve', id, packets });
+    this.note({ kind: 'meanwhile', what: 'reserve' });
+    if (result.kind === 'committed') this.note({ kind: 'committed', change: { kind: 'reservation', action: 'reserve', id, packets }, via: 'meanwhile' });
     this.print(result.kind === 'committed' ? 'committed' : result.kind, `Meanwhile, another action: ${result.message}`);
   }
 
   async stepBack(why = 'Meanwhile, the session tree moved the leaf to the previous entry.'): Promise<void> {
     await this.call({ type: 'stepBack' });
+    this.note({ kind: 'meanwhile', what: 'step-back' });
     this.print('info', why);
   }
 
@@ -197,10 +218,12 @@ export class Playground {
 
   async reopen(): Promise<void> {
     await this.call({ type: 'reopen' });
+    this.note({ kind: 'reopened' });
   }
 
   async setInteractive(interactive: boolean): Promise<void> {
     await this.call({ type: 'setInteractive', interactive });
+    this.note({ kind: 'interactive', value: interactive });
   }
 
   async failNextWrite(fault: 'abort' | 'quota'): Promise<void> {
@@ -240,9 +263,11 @@ export class Playground {
   /** Host `/tree` selection: the leaf moves with the host's rules; the desk and status follow. */
   async branchFrom(entryId: string): Promise<void> {
     await this.call({ type: 'navigate', entryId });
+    this.note({ kind: 'navigated', entryId });
   }
 
   async compare(otherId: string | null): Promise<void> {
+    if (otherId !== this.compareWith) this.compareAttempt = null;
     this.compareWith = otherId;
     const { result } = await this.call({ type: 'compare', otherId });
     this.comparison = result;
@@ -250,6 +275,7 @@ export class Playground {
 
   async newSession(): Promise<void> {
     await this.call({ type: 'newSession' });
+    this.note({ kind: 'new-session' });
   }
 
   async switchSession(sessionId: string): Promise<void> {
@@ -258,6 +284,7 @@ export class Playground {
 
   async forkSession(): Promise<void> {
     await this.call({ type: 'forkSession' });
+    this.note({ kind: 'forked' });
   }
 
   async exportSession(): Promise<{ fileName: string; jsonl: string }> {
@@ -317,21 +344,106 @@ export class Playground {
 
   private reportDialog(snapshot: SnapshotFrom<typeof confirmationMachine>): void {
     const { result } = snapshot.context;
+    const change = snapshot.context.change;
     switch (snapshot.value) {
+      case 'open':
+        if (change) this.note({ kind: 'dialog-opened', change });
+        break;
       case 'committed':
+        this.note({ kind: 'committed', change, via: 'dialog' });
         this.print('committed', result);
         break;
       case 'refused':
+        if (snapshot.context.code) this.note({ kind: 'refused', code: snapshot.context.code, via: snapshot.context.change ? 'dialog' : 'line' });
         this.print('refused', result);
         break;
       case 'cancelled':
+        if (change) this.note({ kind: 'cancelled', change });
         this.print('cancelled', result);
         break;
       case 'answered':
       case 'failed':
+        if (snapshot.value === 'failed') this.note({ kind: 'storage-failed', text: result });
         this.print(snapshot.value === 'failed' ? 'failed' : 'answer', result);
         break;
     }
+  }
+
+  closingAnswer = $state<'yes' | 'no' | null>(null);
+
+  /**
+   * Opens a shared scenario: imported as a session of its own, or switched to when this browser
+   * already holds that session (the learner opened their own link).
+   */
+  async openShared(jsonl: string): Promise<ImportReport> {
+    const report = await this.importSession(new Blob([jsonl], { type: 'application/jsonl' }));
+    if (report.ok) return report;
+    const firstLine = jsonl.slice(0, jsonl.indexOf('\n') === -1 ? undefined : jsonl.indexOf('\n'));
+    let sessionId: string | null = null;
+    try {
+      const header: unknown = JSON.parse(firstLine);
+      if (typeof header === 'object' && header !== null && typeof (header as Record<string, unknown>)['id'] === 'string') sessionId = (header as Record<string, string>)['id'] ?? null;
+    } catch {
+      sessionId = null;
+    }
+    if (sessionId && this.sessions.some((session) => session.id === sessionId)) await this.switchSession(sessionId);
+    return report;
+  }
+  compareAttempt = $state<string | null>(null);
+
+  /** An act on THIS branch carrying the compared branch's revision: it must be refused. */
+  async tryOtherRevision(): Promise<void> {
+    const view = this.view;
+    const comparison = this.comparison;
+    if (!comparison || !view) return;
+    const revision = comparison.right.revision;
+    if (view.agentEnabled) {
+      const outcome = await this.callTool(JSON.stringify({ op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: revision }), false);
+      this.compareAttempt = outcome.kind === 'result' || outcome.kind === 'failed' ? outcome.text : 'Waiting for host approval…';
+      if (outcome.kind === 'result' && outcome.details?.code) this.note({ kind: 'refused', code: outcome.details.code, via: 'compare' });
+    } else {
+      const outcome = await this.probeCommit({ kind: 'reservation', action: 'reserve', id: 'bean-scarlet', packets: 1 }, revision, 'compare');
+      this.compareAttempt = outcome.message;
+    }
+  }
+
+  answerClosingQuestion(value: 'yes' | 'no'): void {
+    this.closingAnswer = value;
+    this.note({ kind: 'closing-answer', value });
+  }
+
+  /**
+   * "Another tab" for the closing question, when the learner does not open one: a second worker
+   * is exactly what a second tab runs. It stands where a tab opened before the learner's last
+   * reservation would stand (on that entry's parent) and reserves all 3 marigolds there, as
+   * confirmed in its own dialog. Its append reaches this tab like any other tab's.
+   */
+  async runTwinTab(): Promise<CommitOutcomeView> {
+    const twin = new WorkerClient(new Worker(new URL('../worker/worker.ts', import.meta.url), { type: 'module' }));
+    try {
+      const { view } = await twin.request({ type: 'hello' });
+      // The branch runs root to leaf, so the item before the last reservation is its parent.
+      const lastDeskIndex = view.branch.map((item) => item.role).lastIndexOf('seed-desk');
+      const parent = lastDeskIndex > 0 ? view.branch[lastDeskIndex - 1] : undefined;
+      if (parent) await twin.request({ type: 'navigate', entryId: parent.id });
+      const { view: placed } = await twin.request({ type: 'hello' });
+      const change = { kind: 'reservation', action: 'reserve', id: 'marigold-french', packets: 3 } as const;
+      const { result } = await twin.request({ type: 'commit', change, expectedRevision: placed.revision });
+      if (result.kind === 'committed') this.note({ kind: 'committed', change, via: 'twin' });
+      this.print(result.kind === 'committed' ? 'info' : result.kind, `The other tab: ${result.message}`);
+      return result;
+    } finally {
+      twin.terminate();
+    }
+  }
+
+  note(fact: Fact): void {
+    this.facts = [...this.facts.slice(-499), { ...fact, seq: ++this.factSeq } as StampedFact];
+  }
+
+  /** The sequence number the next fact will get: a step's window starts here. */
+  get nextFactSeq(): number {
+    return this.factSeq + 1;
   }
 
   private print(kind: OutputLine['kind'], text: string): void {

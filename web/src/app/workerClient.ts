@@ -39,6 +39,11 @@ export class WorkerClient {
     });
   }
 
+  terminate(): void {
+    this.worker.terminate();
+    this.failAll('The worker was stopped.');
+  }
+
   private receive(data: unknown): void {
     const parsed = WorkerMessageSchema.safeParse(data);
     if (!parsed.success) {

@@ -1,0 +1,134 @@
+import { expect, test, type Page } from '@playwright/test';
+import { openPlayground, run } from './support';
+
+const checkpoint = (page: Page) => page.getByRole('status', { name: 'Checkpoint' });
+
+/** "Reset lesson", then wait until the runner has finished preparing the lesson. */
+async function resetLesson(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Reset lesson' }).click();
+  await expect(page.getByRole('region', { name: /^Step \d+:/ })).toHaveAttribute('aria-busy', 'false');
+}
+
+async function lessonSizes(page: Page): Promise<number[]> {
+  const items = page.getByRole('navigation', { name: 'Lessons' }).getByRole('listitem');
+  const sizes: number[] = [];
+  for (let index = 0; index < (await items.count()); index++) {
+    sizes.push(Number(/\(\d+\/(\d+)\)/.exec((await items.nth(index).textContent()) ?? '')?.[1] ?? 0));
+  }
+  return sizes;
+}
+
+test('every lesson replays through "Do it for me" and every checkpoint ticks by itself', async ({ page }) => {
+  test.setTimeout(180_000);
+  await openPlayground(page);
+  const sizes = await lessonSizes(page);
+  expect(sizes).toHaveLength(6);
+  for (const [lesson, steps] of sizes.entries()) {
+    await page.goto(`/#/lesson/${lesson + 1}/step/1`);
+    await resetLesson(page);
+    for (let step = 1; step <= steps; step++) {
+      await expect(page.getByRole('heading', { name: new RegExp(`^Step ${step}:`) })).toBeVisible();
+      await expect(checkpoint(page), `lesson ${lesson + 1} step ${step} before`).toContainText('Not yet');
+      await page.getByRole('button', { name: 'Do it for me' }).click();
+      await expect(checkpoint(page), `lesson ${lesson + 1} step ${step} after`).toHaveText('✓ Checkpoint reached.', { timeout: 15_000 });
+      if (step < steps) await page.getByRole('button', { name: 'Next step' }).click();
+    }
+    await expect(page.getByRole('navigation', { name: 'Lessons' }).getByRole('listitem').nth(lesson)).toContainText(`(${steps}/${steps})`);
+  }
+});
+
+test('a wrong attempt does not tick and says why: confirming when the step asks to cancel', async ({ page }) => {
+  await openPlayground(page);
+  await page.goto('/#/lesson/1/step/1');
+  await resetLesson(page);
+  await page.goto('/#/lesson/1/step/2');
+  await expect(page.getByRole('heading', { name: /^Step 2:/ })).toBeVisible();
+  await run(page, '/seeds reserve basil-genovese 2');
+  await page.getByRole('dialog').getByRole('button', { name: 'Confirm', exact: true }).click();
+  await expect(checkpoint(page)).toContainText('Not yet');
+  await expect(checkpoint(page)).toContainText(/cancel/i);
+});
+
+test('a wrong attempt in the race does not tick: confirming without anything happening meanwhile', async ({ page }) => {
+  await openPlayground(page);
+  await page.goto('/#/lesson/1/step/1');
+  await resetLesson(page);
+  await page.goto('/#/lesson/1/step/4');
+  await expect(page.getByRole('heading', { name: /^Step 4:/ })).toBeVisible();
+  await run(page, '/seeds reserve bean-scarlet 1');
+  await page.getByRole('dialog').getByRole('button', { name: 'Confirm', exact: true }).click();
+  await expect(page.getByRole('table', { name: 'Seed desk' }).getByRole('row', { name: /bean-scarlet/ }).getByRole('cell').nth(1)).toHaveText('1');
+  await expect(checkpoint(page)).toContainText('Not yet');
+  await expect(checkpoint(page)).toContainText(/meanwhile|stale/i);
+});
+
+test('progress and the step address survive a reload', async ({ page }) => {
+  await openPlayground(page);
+  await page.goto('/#/lesson/1/step/1');
+  await run(page, '/seeds query');
+  await expect(checkpoint(page)).toHaveText('✓ Checkpoint reached.');
+  await page.getByRole('button', { name: 'Next step' }).click();
+  await expect(page).toHaveURL(/#\/lesson\/1\/step\/2$/);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: /^Step 2:/ })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Lessons' }).getByRole('listitem').first()).toContainText('(1/');
+});
+
+test('a scenario shared as a link opens the same journal in a fresh browser', async ({ page, browser }) => {
+  await openPlayground(page);
+  await run(page, 'shared plan');
+  await run(page, '/seeds reserve bean-scarlet 2');
+  await page.getByRole('dialog').getByRole('button', { name: 'Confirm', exact: true }).click();
+  const revision = await page.getByLabel('Revision', { exact: true }).textContent();
+  await page.getByRole('button', { name: 'Share this scenario as a link' }).click();
+  const link = await page.getByRole('textbox', { name: 'Share link' }).inputValue();
+  expect(link).toContain('#/share/');
+
+  const other = await browser.newContext();
+  const fresh = await other.newPage();
+  await fresh.goto(link);
+  await expect(fresh.getByLabel('Revision', { exact: true })).toHaveText(revision ?? '');
+  await expect(fresh.getByRole('table', { name: 'Seed desk' }).getByRole('row', { name: /bean-scarlet/ }).getByRole('cell').nth(1)).toHaveText('2');
+  await other.close();
+});
+
+test('a damaged share link says so instead of failing silently', async ({ page }) => {
+  await page.goto('/#/share/not-really-deflate-data');
+  await expect(page.getByRole('alert').filter({ hasText: 'share link is damaged' })).toBeVisible();
+});
+
+/** Presses Tab until the focused element is the control named `name` (keyboard only, no mouse). */
+async function tabTo(page: Page, name: string): Promise<void> {
+  for (let presses = 0; presses < 400; presses++) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => {
+      const element = document.activeElement as HTMLElement | null;
+      return element ? (element.getAttribute('aria-label') ?? element.innerText ?? '').trim() : '';
+    });
+    if (focused === name) return;
+  }
+  throw new Error(`Tab never reached "${name}"`);
+}
+
+test('the whole tutorial can be walked with the keyboard alone', async ({ page }) => {
+  test.setTimeout(240_000);
+  await openPlayground(page);
+  const sizes = await lessonSizes(page);
+  for (const [lesson, steps] of sizes.entries()) {
+    await page.goto(`/#/lesson/${lesson + 1}/step/1`);
+    await page.keyboard.press('Tab');
+    await tabTo(page, 'Reset lesson');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('region', { name: /^Step \d+:/ })).toHaveAttribute('aria-busy', 'false');
+    for (let step = 1; step <= steps; step++) {
+      await tabTo(page, 'Do it for me');
+      await page.keyboard.press('Enter');
+      await expect(checkpoint(page), `lesson ${lesson + 1} step ${step}`).toHaveText('✓ Checkpoint reached.', { timeout: 15_000 });
+      if (step < steps) {
+        await tabTo(page, 'Next step');
+        await page.keyboard.press('Enter');
+        await expect(page.getByRole('heading', { name: new RegExp(`^Step ${step + 1}:`) })).toBeVisible();
+      }
+    }
+  }
+});

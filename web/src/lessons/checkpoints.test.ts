@@ -1,0 +1,541 @@
+/**
+ * Every checkpoint, fed by hand: one observation that passes, and realistic wrong attempts that
+ * must not pass and must say why, in words that point at the mistake.
+ */
+import { describe, expect, it } from 'vitest';
+import { FIXTURE } from '$domain/fixture';
+import type { BranchItem, ComparisonView, DeskChange, EventLogItem, HostView, ToolCallOutcome, ToolDetailsView } from '../protocol/messages';
+import { checkStep, CHECKPOINTS } from './checkpoints';
+import type { Fact, Observed } from './facts';
+
+// ---- fixtures ----
+
+type RowId = (typeof FIXTURE)[number]['id'];
+type Held = Partial<Record<RowId, number>>;
+
+const SESSION = '5e55-1';
+const rev = (entry: string): string => `${SESSION}:${entry}`;
+const R0 = rev('root');
+const R1 = rev('e0000001');
+const R2 = rev('e0000002');
+const R3 = rev('e0000003');
+
+function deskRows(held: Held): HostView['rows'] {
+  return FIXTURE.map((item) => {
+    const reserved = held[item.id] ?? 0;
+    return { id: item.id, name: item.name, family: item.family, packets: item.packets, reserved, available: item.packets - reserved };
+  });
+}
+
+/** A complete HostView: every field filled, overridable. */
+function hostView(over: Partial<HostView> & { held?: Held } = {}): HostView {
+  const { held = {}, ...rest } = over;
+  const revision = rest.revision ?? R0;
+  const agentEnabled = rest.agentEnabled ?? false;
+  return {
+    sessionId: SESSION,
+    parentSession: null,
+    entryCount: 0,
+    leafId: null,
+    lastAppendedId: null,
+    revision,
+    corrupt: null,
+    rows: deskRows(held),
+    agentEnabled,
+    status: `Seed desk: ${Object.keys(held).length > 0 ? 'holding something' : 'nothing reserved'}; agent ${agentEnabled ? 'on' : 'off'}; revision ${revision}`,
+    interactive: true,
+    writeFailure: null,
+    notice: null,
+    transientLeaf: false,
+    approvalPolicy: 'allow',
+    pendingApproval: null,
+    seedDeskEntryCount: 0,
+    branch: [],
+    events: [],
+    ...rest,
+  };
+}
+
+function observe(parts: { view?: HostView; facts?: Fact[]; journalFilter?: string; comparison?: ComparisonView | null } = {}): Observed {
+  return {
+    view: parts.view ?? hostView(),
+    facts: (parts.facts ?? []).map((fact, index) => ({ ...fact, seq: index + 1 })),
+    journalFilter: parts.journalFilter ?? '',
+    comparison: parts.comparison ?? null,
+    treeRows: [],
+    sessionCount: 1,
+  };
+}
+
+const reserve = (id: RowId, packets: number): DeskChange => ({ kind: 'reservation', action: 'reserve', id, packets });
+const release = (id: RowId, packets: number): DeskChange => ({ kind: 'reservation', action: 'release', id, packets });
+const grant = (enabled: boolean): DeskChange => ({ kind: 'grant', enabled });
+
+const opened = (change: DeskChange): Fact => ({ kind: 'dialog-opened', change });
+const cancelled = (change: DeskChange): Fact => ({ kind: 'cancelled', change });
+const committed = (change: DeskChange, via: 'dialog' | 'meanwhile' | 'twin' = 'dialog'): Fact => ({ kind: 'committed', change, via });
+const refused = (code: string, via: 'dialog' | 'line' | 'compare'): Fact => ({ kind: 'refused', code, via });
+
+/** A `/seeds query` answer, in the host's exact text format. */
+function answer(revision: string, held: Held = {}): Fact {
+  const lines = deskRows(held).map((row) => `${row.id}: ${row.available} available, ${row.reserved} reserved`);
+  return { kind: 'answer', text: [...lines, `revision: ${revision}`].join('\n') };
+}
+
+function domain(details: ToolDetailsView): ToolCallOutcome {
+  return { kind: 'result', callId: 'call_1', stage: 'domain', isError: false, text: '…', details };
+}
+const ok = (scope: ToolDetailsView['scope'], revision: string): ToolCallOutcome => domain({ ok: true, scope, revision, agentEnabled: true });
+const no = (scope: ToolDetailsView['scope'], code: NonNullable<ToolDetailsView['code']>, revision: string): ToolCallOutcome =>
+  domain({ ok: false, scope, revision, agentEnabled: true, code });
+const hostError = (stage: 'schema' | 'approval', text: string): ToolCallOutcome => ({ kind: 'result', callId: 'call_1', stage, isError: true, text, details: null });
+
+const tool = (args: Record<string, unknown>, outcome: ToolCallOutcome): Fact => ({ kind: 'tool', args: JSON.stringify(args), outcome });
+const act = (id: string, packets: number, expectedRevision: string) => ({ op: 'act', action: 'reserve', id, packets, expectedRevision });
+
+const deskItem = (id: string, revision: string): BranchItem => ({ id, type: 'custom', role: 'seed-desk', text: '{}', label: null, revision });
+const message = (id: string, role: string): BranchItem => ({ id, type: 'message', role, text: 'hello', label: null, revision: null });
+const changedEvent = (revision: string): EventLogItem => ({ kind: 'event', seq: 1, channel: 'workbook:seed-desk:changed', payload: JSON.stringify({ reason: 'release', revision }) });
+
+function comparison(left: { tip: string; revision: string; held: Held }, right: { tip: string; revision: string; held: Held }, forkPointId: string | null): ComparisonView {
+  const side = (s: typeof left) => ({ tipId: s.tip, revision: s.revision, ok: true, agentEnabled: true, rows: deskRows(s.held) });
+  return {
+    left: side(left),
+    right: side(right),
+    forkPointId,
+    leftSince: [],
+    rightSince: [],
+    differences: [],
+    grantDiffers: false,
+    combinedReserved: FIXTURE.map((item) => ({ id: item.id, reserved: (left.held[item.id] ?? 0) + (right.held[item.id] ?? 0), packets: item.packets })),
+  };
+}
+
+// ---- the cases ----
+
+interface Wrong {
+  readonly name: string;
+  readonly observed: Observed;
+  /** A word the explanation must contain, so it names this mistake rather than a generic one. */
+  readonly says: RegExp;
+}
+
+interface Case {
+  readonly pass: Observed;
+  readonly wrong: readonly Wrong[];
+}
+
+const CASES: Record<string, Case> = {
+  'query-desk': {
+    pass: observe({ facts: [answer(R0)] }),
+    wrong: [
+      { name: 'typed "query" without the slash', observed: observe({ facts: [{ kind: 'said', text: 'seeds query' }] }), says: /slash/ },
+      { name: 'queried, then the desk changed', observed: observe({ view: hostView({ revision: R1, held: { 'basil-genovese': 1 } }), facts: [answer(R0)] }), says: /changed after your query/ },
+    ],
+  },
+  'cancel-before-commit': {
+    pass: observe({ facts: [opened(reserve('basil-genovese', 2)), cancelled(reserve('basil-genovese', 2))] }),
+    wrong: [
+      {
+        name: 'confirmed instead of cancelling',
+        observed: observe({ view: hostView({ revision: R1, held: { 'basil-genovese': 2 } }), facts: [opened(reserve('basil-genovese', 2)), committed(reserve('basil-genovese', 2))] }),
+        says: /you confirmed/,
+      },
+      { name: 'left the dialog open', observed: observe({ facts: [opened(reserve('basil-genovese', 2))] }), says: /open and waiting. Press Cancel/ },
+    ],
+  },
+  'confirm-reservation': {
+    pass: observe({ view: hostView({ revision: R1, held: { 'basil-genovese': 2 } }), facts: [opened(reserve('basil-genovese', 2)), committed(reserve('basil-genovese', 2))] }),
+    wrong: [
+      { name: 'cancelled again', observed: observe({ facts: [opened(reserve('basil-genovese', 2)), cancelled(reserve('basil-genovese', 2))] }), says: /cancelled, so basil still shows 0 reserved — run it again and press Confirm/ },
+      {
+        name: 'reserved 3 instead of 2',
+        observed: observe({ view: hostView({ revision: R1, held: { 'basil-genovese': 3 } }), facts: [opened(reserve('basil-genovese', 3)), committed(reserve('basil-genovese', 3))] }),
+        says: /expects 2 reserved/,
+      },
+    ],
+  },
+  'race-refused': {
+    pass: observe({
+      view: hostView({ revision: R2, held: { 'basil-genovese': 3 } }),
+      facts: [opened(reserve('bean-scarlet', 2)), { kind: 'meanwhile', what: 'reserve' }, committed(reserve('basil-genovese', 1), 'meanwhile'), refused('stale-revision', 'dialog')],
+    }),
+    wrong: [
+      {
+        name: 'confirmed with nothing in between',
+        observed: observe({ view: hostView({ revision: R2, held: { 'basil-genovese': 2, 'bean-scarlet': 2 } }), facts: [opened(reserve('bean-scarlet', 2)), committed(reserve('bean-scarlet', 2))] }),
+        says: /went through/,
+      },
+      { name: 'pressed Meanwhile but never confirmed', observed: observe({ view: hostView({ revision: R2 }), facts: [opened(reserve('bean-scarlet', 2)), { kind: 'meanwhile', what: 'reserve' }] }), says: /press Confirm/ },
+    ],
+  },
+  'cancel-release': {
+    pass: observe({ view: hostView({ revision: R2, held: { 'basil-genovese': 3 } }), facts: [opened(release('basil-genovese', 1)), cancelled(release('basil-genovese', 1))] }),
+    wrong: [
+      {
+        name: 'confirmed the release',
+        observed: observe({ view: hostView({ revision: R3, held: { 'basil-genovese': 2 } }), facts: [opened(release('basil-genovese', 1)), committed(release('basil-genovese', 1))] }),
+        says: /confirmed the release/,
+      },
+      { name: 'the leaf had moved back (stepped back meanwhile)', observed: observe({ facts: [refused('insufficient-reservation', 'line')] }), says: /Reopen session/ },
+    ],
+  },
+  'grant-agent': {
+    pass: observe({ view: hostView({ revision: R1, agentEnabled: true }), facts: [opened(grant(true)), committed(grant(true))] }),
+    wrong: [
+      { name: 'cancelled the grant', observed: observe({ facts: [opened(grant(true)), cancelled(grant(true))] }), says: /agent stays off/ },
+      { name: 'asked the tool to act first', observed: observe({ facts: [tool(act('bean-scarlet', 1, R0), no('act', 'agent-disabled', R0))] }), says: /cannot switch itself on/ },
+    ],
+  },
+  'tool-discover': {
+    pass: observe({ view: hostView({ revision: R1, agentEnabled: true }), facts: [tool({ op: 'discover' }, ok('discover', R1))] }),
+    wrong: [
+      { name: 'misspelled op', observed: observe({ view: hostView({ agentEnabled: true }), facts: [tool({ op: 'discovery' }, hostError('schema', 'Validation failed'))] }), says: /schema/ },
+      { name: 'queried instead', observed: observe({ view: hostView({ revision: R1, agentEnabled: true }), facts: [tool({ op: 'query' }, ok('query', R1))] }), says: /"query"/ },
+    ],
+  },
+  'tool-query-inspect': {
+    pass: observe({ view: hostView({ revision: R1, agentEnabled: true }), facts: [tool({ op: 'query' }, ok('query', R1)), tool({ op: 'inspect', id: 'basil-genovese' }, ok('inspect', R1))] }),
+    wrong: [
+      {
+        name: 'inspected a wrongly cased id',
+        observed: observe({ view: hostView({ revision: R1, agentEnabled: true }), facts: [tool({ op: 'query' }, ok('query', R1)), tool({ op: 'inspect', id: 'Basil-Genovese' }, no('inspect', 'invalid-target', R1))] }),
+        says: /exact id/,
+      },
+      { name: 'only queried', observed: observe({ view: hostView({ revision: R1, agentEnabled: true }), facts: [tool({ op: 'query' }, ok('query', R1))] }), says: /inspect/ },
+    ],
+  },
+  'careful-act': {
+    pass: observe({
+      view: hostView({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }),
+      facts: [tool({ op: 'query' }, ok('query', R1)), tool(act('bean-scarlet', 1, R1), ok('act', R2))],
+    }),
+    wrong: [
+      {
+        name: 'acted with a revision no query returned (copied from discover)',
+        observed: observe({
+          view: hostView({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }),
+          facts: [tool({ op: 'discover' }, ok('discover', R1)), tool(act('bean-scarlet', 1, R1), ok('act', R2))],
+        }),
+        says: /not one a query returned/,
+      },
+      {
+        name: 'acted with an out-of-date revision',
+        observed: observe({ view: hostView({ revision: R1, agentEnabled: true }), facts: [tool({ op: 'query' }, ok('query', R1)), tool(act('bean-scarlet', 1, R0), no('act', 'stale-revision', R1))] }),
+        says: /stale-revision/,
+      },
+    ],
+  },
+  'stale-reuse': {
+    pass: observe({ view: hostView({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }), facts: [tool(act('bean-scarlet', 1, R1), no('act', 'stale-revision', R2))] }),
+    wrong: [
+      {
+        name: 'reused the latest revision instead',
+        observed: observe({ view: hostView({ revision: R3, agentEnabled: true, held: { 'bean-scarlet': 2 } }), facts: [tool(act('bean-scarlet', 1, R2), ok('act', R3))] }),
+        says: /reserved again/,
+      },
+      {
+        name: 'made a revision up',
+        observed: observe({ view: hostView({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }), facts: [tool(act('bean-scarlet', 1, 'COPY_THE_LATEST_REVISION'), no('act', 'stale-revision', R2))] }),
+        says: /made up/,
+      },
+    ],
+  },
+  'tool-refusals': {
+    pass: observe({
+      view: hostView({ revision: R2, agentEnabled: true }),
+      facts: [
+        tool(act('basil', 1, R2), no('act', 'invalid-target', R2)),
+        tool(act('basil-genovese', 0, R2), no('act', 'invalid-quantity', R2)),
+        tool(act('marigold-french', 4, R2), no('act', 'insufficient-availability', R2)),
+      ],
+    }),
+    wrong: [
+      {
+        name: 'met only two of the three',
+        observed: observe({ view: hostView({ revision: R2, agentEnabled: true }), facts: [tool(act('basil', 1, R2), no('act', 'invalid-target', R2)), tool(act('basil-genovese', 0, R2), no('act', 'invalid-quantity', R2))] }),
+        says: /insufficient-availability/,
+      },
+      {
+        name: 'sent the count as a string, so the schema stopped it',
+        observed: observe({
+          view: hostView({ revision: R2, agentEnabled: true }),
+          facts: [tool(act('basil', 1, R2), no('act', 'invalid-target', R2)), tool({ ...act('basil-genovese', 0, R2), packets: '0' }, hostError('schema', 'Validation failed')), tool(act('marigold-french', 4, R2), no('act', 'insufficient-availability', R2))],
+        }),
+        says: /schema/,
+      },
+    ],
+  },
+  'journal-filter': {
+    pass: observe({ view: hostView({ seedDeskEntryCount: 2 }), journalFilter: '"customType":"seed-desk-state-v1"' }),
+    wrong: [
+      { name: 'filtered by a seed name', observed: observe({ view: hostView({ seedDeskEntryCount: 2 }), journalFilter: 'basil' }), says: /custom type/ },
+      { name: 'no filter', observed: observe({ view: hostView({ seedDeskEntryCount: 2 }) }), says: /Filter journal/ },
+    ],
+  },
+  'reopen-survives': {
+    pass: observe({ view: hostView({ revision: R2, agentEnabled: true, held: { 'basil-genovese': 2 } }), facts: [answer(R2, { 'basil-genovese': 2 }), { kind: 'reopened' }, answer(R2, { 'basil-genovese': 2 })] }),
+    wrong: [
+      { name: 'queried without reopening', observed: observe({ view: hostView({ revision: R2, held: { 'basil-genovese': 2 } }), facts: [answer(R2, { 'basil-genovese': 2 })] }), says: /Reopen session/ },
+      { name: 'reopened but did not query', observed: observe({ view: hostView({ revision: R2, held: { 'basil-genovese': 2 } }), facts: [{ kind: 'reopened' }] }), says: /seeds query/ },
+    ],
+  },
+  'rewind-before-reservation': {
+    pass: observe({ view: hostView({ revision: R1, agentEnabled: true, seedDeskEntryCount: 2, branch: [message('m1', 'user'), deskItem('e0000001', R1)] }), facts: [{ kind: 'navigated', entryId: 'e0000001' }] }),
+    wrong: [
+      {
+        name: 'released the basil instead',
+        observed: observe({
+          view: hostView({ revision: R3, agentEnabled: true, seedDeskEntryCount: 3, branch: [deskItem('e0000001', R1), deskItem('e0000002', R2), deskItem('e0000003', R3)] }),
+          facts: [opened(release('basil-genovese', 2)), committed(release('basil-genovese', 2))],
+        }),
+        says: /appended/,
+      },
+      { name: 'started a new session', observed: observe({ view: hostView({ sessionId: 'other' }), facts: [{ kind: 'new-session' }] }), says: /new session/ },
+    ],
+  },
+  'sibling-reservation': {
+    pass: observe({
+      view: hostView({ revision: R3, agentEnabled: true, held: { 'basil-genovese': 1 }, seedDeskEntryCount: 3, branch: [deskItem('e0000001', R1), deskItem('e0000003', R3)] }),
+      facts: [opened(reserve('basil-genovese', 1)), committed(reserve('basil-genovese', 1))],
+    }),
+    wrong: [
+      {
+        name: 'reserved without going back first',
+        observed: observe({
+          view: hostView({ revision: R3, agentEnabled: true, held: { 'basil-genovese': 3 }, seedDeskEntryCount: 3, branch: [deskItem('e0000001', R1), deskItem('e0000002', R2), deskItem('e0000003', R3)] }),
+          facts: [opened(reserve('basil-genovese', 1)), committed(reserve('basil-genovese', 1))],
+        }),
+        says: /already held/,
+      },
+    ],
+  },
+  'sibling-token-refused': {
+    pass: observe({
+      view: hostView({ revision: R3, agentEnabled: true, held: { 'basil-genovese': 1 } }),
+      comparison: comparison({ tip: 'e0000003', revision: R3, held: { 'basil-genovese': 1 } }, { tip: 'e0000002', revision: R2, held: { 'basil-genovese': 2 } }, 'e0000001'),
+      facts: [tool(act('bean-scarlet', 1, R2), no('act', 'stale-revision', R3)), refused('stale-revision', 'compare')],
+    }),
+    wrong: [
+      {
+        name: 'compared but did not try the token',
+        observed: observe({
+          view: hostView({ revision: R3, agentEnabled: true, held: { 'basil-genovese': 1 } }),
+          comparison: comparison({ tip: 'e0000003', revision: R3, held: { 'basil-genovese': 1 } }, { tip: 'e0000002', revision: R2, held: { 'basil-genovese': 2 } }, 'e0000001'),
+        }),
+        says: /Try an act here/,
+      },
+      {
+        name: 'compared with an entry on the own branch',
+        observed: observe({
+          view: hostView({ revision: R3, agentEnabled: true, held: { 'basil-genovese': 1 } }),
+          comparison: comparison({ tip: 'e0000003', revision: R3, held: { 'basil-genovese': 1 } }, { tip: 'e0000001', revision: R1, held: {} }, 'e0000001'),
+          facts: [refused('stale-revision', 'compare')],
+        }),
+        says: /own branch/,
+      },
+    ],
+  },
+  'fresh-session': {
+    pass: observe({ view: hostView({ sessionId: 'fresh', revision: 'fresh:root' }), facts: [{ kind: 'new-session' }, answer('fresh:root')] }),
+    wrong: [
+      {
+        name: 'went to the start of the same session',
+        observed: observe({ view: hostView({ seedDeskEntryCount: 3 }), facts: [{ kind: 'navigated', entryId: 'm1' }, answer(R0)] }),
+        says: /same session/,
+      },
+      { name: 'did nothing yet', observed: observe({ view: hostView({ seedDeskEntryCount: 3 }) }), says: /New session/ },
+    ],
+  },
+  'revoke-agent': {
+    pass: observe({ view: hostView({ revision: R2, seedDeskEntryCount: 2 }), facts: [committed(grant(true)), committed(grant(false))] }),
+    wrong: [
+      { name: 'cancelled the switch-off', observed: observe({ view: hostView({ revision: R1, agentEnabled: true }), facts: [committed(grant(true)), opened(grant(false)), cancelled(grant(false))] }), says: /cancelled the switch-off/ },
+      { name: 'only switched off (it was never on)', observed: observe({ view: hostView({ revision: R1 }), facts: [committed(grant(false))] }), says: /first switch the agent on/ },
+    ],
+  },
+  'headless-ui-required': {
+    pass: observe({ view: hostView({ interactive: false }), facts: [{ kind: 'interactive', value: false }, refused('ui-required', 'line'), answer(R0)] }),
+    wrong: [
+      { name: 'tried the grant with the UI still on', observed: observe({ facts: [opened(grant(true))] }), says: /still has an interactive UI/ },
+      { name: 'refused, but did not query', observed: observe({ view: hostView({ interactive: false }), facts: [{ kind: 'interactive', value: false }, refused('ui-required', 'line')] }), says: /seeds query/ },
+    ],
+  },
+  'headless-reopen-grant': {
+    pass: observe({
+      view: hostView({ revision: R1, agentEnabled: true, interactive: false }),
+      facts: [{ kind: 'interactive', value: true }, opened(grant(true)), committed(grant(true)), { kind: 'interactive', value: false }, { kind: 'reopened' }],
+    }),
+    wrong: [
+      { name: 'reopened with the UI still on', observed: observe({ view: hostView({ revision: R1, agentEnabled: true }), facts: [committed(grant(true)), { kind: 'reopened' }] }), says: /UI still on/ },
+      { name: 'tried to grant while headless', observed: observe({ view: hostView({ interactive: false }), facts: [refused('ui-required', 'line')] }), says: /needs a dialog/ },
+    ],
+  },
+  'headless-tool-allow': {
+    pass: observe({
+      view: hostView({ revision: R2, agentEnabled: true, interactive: false, held: { 'bean-scarlet': 1 } }),
+      facts: [{ kind: 'policy', value: 'allow' }, tool({ op: 'query' }, ok('query', R1)), tool(act('bean-scarlet', 1, R1), ok('act', R2))],
+    }),
+    wrong: [
+      {
+        name: 'acted with the UI switched back on',
+        observed: observe({ view: hostView({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }), facts: [{ kind: 'interactive', value: true }, tool(act('bean-scarlet', 1, R1), ok('act', R2))] }),
+        says: /interactive UI on/,
+      },
+      {
+        name: 'left approval on prompt',
+        observed: observe({
+          view: hostView({ revision: R1, agentEnabled: true, interactive: false, approvalPolicy: 'prompt' }),
+          facts: [tool(act('bean-scarlet', 1, R1), hostError('approval', 'Tool "seed_desk" requires approval but no interactive UI available.'))],
+        }),
+        says: /blocked/,
+      },
+    ],
+  },
+  'headless-prompt-fails-closed': {
+    pass: observe({
+      view: hostView({ revision: R2, agentEnabled: true, interactive: false, approvalPolicy: 'prompt' }),
+      facts: [{ kind: 'policy', value: 'prompt' }, tool(act('bean-scarlet', 1, R2), hostError('approval', 'Tool "seed_desk" requires approval but no interactive UI available.'))],
+    }),
+    wrong: [
+      {
+        name: 'prompted with the UI on',
+        observed: observe({ view: hostView({ revision: R2, agentEnabled: true, approvalPolicy: 'prompt' }), facts: [{ kind: 'policy', value: 'prompt' }, tool(act('bean-scarlet', 1, R2), { kind: 'approval', callId: 'call_1', prompt: 'Allow tool: seed_desk' })] }),
+        says: /interactive/,
+      },
+      {
+        name: 'chose deny instead of prompt',
+        observed: observe({ view: hostView({ revision: R2, agentEnabled: true, interactive: false, approvalPolicy: 'deny' }), facts: [{ kind: 'policy', value: 'deny' }, tool(act('bean-scarlet', 1, R2), hostError('approval', 'blocked by user policy'))] }),
+        says: /deny/,
+      },
+    ],
+  },
+  'cancel-changes-nothing': {
+    pass: observe({ facts: [opened(reserve('marigold-french', 1)), cancelled(reserve('marigold-french', 1)), answer(R0)] }),
+    wrong: [
+      { name: 'confirmed', observed: observe({ view: hostView({ revision: R1, held: { 'marigold-french': 1 } }), facts: [opened(reserve('marigold-french', 1)), committed(reserve('marigold-french', 1))] }), says: /committed/ },
+      { name: 'cancelled but did not look', observed: observe({ facts: [opened(reserve('marigold-french', 1)), cancelled(reserve('marigold-french', 1))] }), says: /seeds query/ },
+    ],
+  },
+  'query-after-commit': {
+    pass: observe({ view: hostView({ revision: R1, held: { 'marigold-french': 1 } }), facts: [opened(reserve('marigold-french', 1)), committed(reserve('marigold-french', 1)), answer(R1, { 'marigold-french': 1 })] }),
+    wrong: [
+      {
+        name: 'retried blindly before querying',
+        observed: observe({
+          view: hostView({ revision: R2, held: { 'marigold-french': 2 } }),
+          facts: [committed(reserve('marigold-french', 1)), committed(reserve('marigold-french', 1)), answer(R2, { 'marigold-french': 2 })],
+        }),
+        says: /committed again before querying/,
+      },
+      { name: 'committed and moved on', observed: observe({ view: hostView({ revision: R1, held: { 'marigold-french': 1 } }), facts: [committed(reserve('marigold-french', 1))] }), says: /seeds query/ },
+    ],
+  },
+  'events-start-nothing': {
+    pass: observe({
+      view: hostView({ revision: R2, events: [changedEvent(R1), changedEvent(R2)], branch: [deskItem('e0000001', R1), deskItem('e0000002', R2)] }),
+      facts: [opened(release('marigold-french', 1)), committed(release('marigold-french', 1))],
+    }),
+    wrong: [
+      {
+        name: 'called the tool after the change',
+        observed: observe({
+          view: hostView({ revision: R2, agentEnabled: true, events: [changedEvent(R2)], branch: [deskItem('e0000002', R2), message('a1', 'assistant'), message('t1', 'toolResult')] }),
+          facts: [committed(release('marigold-french', 1)), tool({ op: 'query' }, ok('query', R2))],
+        }),
+        says: /seed_desk call/,
+      },
+      { name: 'only wrote a message', observed: observe({ view: hostView({ revision: R1, branch: [message('m1', 'user')] }), facts: [{ kind: 'said', text: 'anything new?' }] }), says: /confirm/ },
+    ],
+  },
+  'storage-failure-latch': {
+    pass: observe({ facts: [{ kind: 'storage-failed', text: 'aborted' }, { kind: 'storage-failed', text: 'Writes are stopped' }, { kind: 'reopened' }] }),
+    wrong: [
+      { name: 'reopened right after the first failure', observed: observe({ facts: [{ kind: 'storage-failed', text: 'aborted' }, { kind: 'reopened' }] }), says: /one more change/ },
+      { name: 'never reopened', observed: observe({ view: hostView({ writeFailure: 'aborted' }), facts: [{ kind: 'storage-failed', text: 'aborted' }, { kind: 'storage-failed', text: 'Writes are stopped' }] }), says: /Reopen session/ },
+    ],
+  },
+  'reserve-all-marigolds': {
+    pass: observe({ view: hostView({ revision: R2, held: { 'basil-genovese': 1, 'marigold-french': 3 } }), facts: [committed(reserve('marigold-french', 3))] }),
+    wrong: [{ name: 'reserved only two', observed: observe({ view: hostView({ revision: R2, held: { 'basil-genovese': 1, 'marigold-french': 2 } }), facts: [committed(reserve('marigold-french', 2))] }), says: /reserve all/ }],
+  },
+  'other-tab-reserves': {
+    pass: observe({ view: hostView({ revision: R2, held: { 'basil-genovese': 1, 'marigold-french': 3 }, seedDeskEntryCount: 3, branch: [deskItem('e0000001', R1), deskItem('e0000002', R2)] }), facts: [{ kind: 'foreign-append' }] }),
+    wrong: [
+      {
+        name: 'branched and reserved in this same tab',
+        observed: observe({
+          view: hostView({ revision: R3, held: { 'basil-genovese': 1, 'marigold-french': 3 }, seedDeskEntryCount: 3, branch: [deskItem('e0000001', R1), deskItem('e0000003', R3)] }),
+          facts: [{ kind: 'navigated', entryId: 'e0000001' }, committed(reserve('marigold-french', 3))],
+        }),
+        says: /THIS tab/,
+      },
+    ],
+  },
+  'compare-overbooked': {
+    pass: observe({
+      view: hostView({ revision: R2 }),
+      comparison: comparison({ tip: 'e0000002', revision: R2, held: { 'basil-genovese': 1, 'marigold-french': 3 } }, { tip: 'e0000003', revision: R3, held: { 'basil-genovese': 1, 'marigold-french': 3 } }, 'e0000001'),
+    }),
+    wrong: [
+      {
+        name: 'compared with the basil entry on the own branch',
+        observed: observe({
+          view: hostView({ revision: R2 }),
+          comparison: comparison({ tip: 'e0000002', revision: R2, held: { 'basil-genovese': 1, 'marigold-french': 3 } }, { tip: 'e0000001', revision: R1, held: { 'basil-genovese': 1 } }, 'e0000001'),
+        }),
+        says: /own branch/,
+      },
+      { name: 'did not compare', observed: observe({ view: hostView({ revision: R2 }) }), says: /Compare with selected/ },
+    ],
+  },
+  'closing-answer': {
+    pass: observe({ facts: [{ kind: 'closing-answer', value: 'yes' }, { kind: 'closing-answer', value: 'no' }] }),
+    wrong: [
+      { name: 'answered yes', observed: observe({ facts: [{ kind: 'closing-answer', value: 'yes' }] }), says: /authoritative store/ },
+      { name: 'did not answer', observed: observe(), says: /choose an answer/ },
+    ],
+  },
+};
+
+describe('checkpoints', () => {
+  it('has cases for exactly the registered checkpoints', () => {
+    expect(Object.keys(CASES).sort()).toEqual(Object.keys(CHECKPOINTS).sort());
+  });
+
+  describe.each(Object.entries(CASES))('%s', (key, { pass, wrong }) => {
+    const check = (observed: Observed) => checkStep({ id: key, checkpoint: key }, observed);
+
+    it('passes when done the right way', () => {
+      expect(check(pass)).toEqual({ done: true, whyNot: null });
+    });
+
+    it('does not pass on an empty start', () => {
+      const result = check(observe());
+      expect(result.done).toBe(false);
+      expect(result.whyNot).toMatch(/^Not yet: \S/);
+    });
+
+    it.each(wrong.map((attempt) => [attempt.name, attempt] as const))('does not pass when %s, and says why', (_name, attempt) => {
+      const result = check(attempt.observed);
+      expect(result.done).toBe(false);
+      expect(result.whyNot).toMatch(/^Not yet: \S/);
+      expect(result.whyNot).toMatch(attempt.says);
+    });
+  });
+
+  it('refuses to judge a corrupt branch', () => {
+    const corrupt = { ...CASES['query-desk']!.pass, view: hostView({ corrupt: { entryId: 'bad00001', problem: '99 of 8' } }) };
+    const result = checkStep({ id: 'query-desk', checkpoint: 'query-desk' }, corrupt);
+    expect(result.done).toBe(false);
+    expect(result.whyNot).toMatch(/corrupt \(entry bad00001\)/);
+  });
+
+  it('never ticks a step whose checkpoint is not registered', () => {
+    for (const key of ['no-such-checkpoint', 'toString', '__proto__']) {
+      const result = checkStep({ id: 'x', checkpoint: key }, CASES['query-desk']!.pass);
+      expect(result.done).toBe(false);
+      expect(result.whyNot).toMatch(/This step has no checkpoint/);
+    }
+  });
+});

@@ -1,0 +1,715 @@
+import type { ComparisonView, DeskChange, HostView, ToolCallOutcome, ToolDetailsView } from '../protocol/messages';
+import type { CheckResult, Fact, Observed, StampedFact } from './facts';
+import type { LessonStep } from './schema';
+
+/**
+ * One pure predicate per lesson step. Each reads the current view (what the desk really holds
+ * now) AND the facts since its step began (what the learner did to get there), so a state that
+ * merely happens to look right — reached by confirming instead of cancelling, by a revision no
+ * query returned, in the same tab instead of another — does not tick. A check that fails says
+ * what is missing and what to do next.
+ */
+export type Checkpoint = (observed: Observed) => CheckResult;
+
+const DONE: CheckResult = { done: true, whyNot: null };
+const notYet = (whyNot: string): CheckResult => ({ done: false, whyNot: `Not yet: ${whyNot}` });
+
+/** Only this channel counts as the desk's change event (the host's name for it). */
+const CHANGED_EVENT = 'workbook:seed-desk:changed';
+/** The custom type of a seed desk state entry, as written in the journal. */
+const STATE_ENTRY_TYPE = 'seed-desk-state-v1';
+
+// ---- reading the view ----
+
+type RowId = HostView['rows'][number]['id'];
+
+function rowOf(view: HostView, id: RowId): { reserved: number; available: number; packets: number } {
+  const row = view.rows.find((candidate) => candidate.id === id);
+  return row ? { reserved: row.reserved, available: row.available, packets: row.packets } : { reserved: 0, available: 0, packets: 0 };
+}
+
+/** Seed desk entries on the active branch (the view's branch list holds the last 400 entries). */
+function deskEntriesOnBranch(view: HostView): number {
+  return view.branch.filter((item) => item.role === 'seed-desk').length;
+}
+
+/** True when the journal holds a seed desk entry that is not on the active branch: a sibling exists. */
+function hasDeskEntryElsewhere(view: HostView): boolean {
+  return view.seedDeskEntryCount > deskEntriesOnBranch(view);
+}
+
+function reservedIn(side: ComparisonView['left'], id: RowId): number {
+  return side.rows.find((row) => row.id === id)?.reserved ?? 0;
+}
+
+// ---- reading the facts ----
+
+type FactOf<K extends Fact['kind']> = Extract<StampedFact, { kind: K }>;
+
+function factsOf<K extends Fact['kind']>(observed: Observed, kind: K): FactOf<K>[] {
+  return observed.facts.filter((fact): fact is FactOf<K> => fact.kind === kind);
+}
+
+const after = <T extends { seq: number }>(facts: readonly T[], seq: number): T[] => facts.filter((fact) => fact.seq > seq);
+const last = <T>(items: readonly T[]): T | undefined => items[items.length - 1];
+
+function isReservation(change: DeskChange | null, action: 'reserve' | 'release', id?: RowId): change is Extract<DeskChange, { kind: 'reservation' }> {
+  return change !== null && change.kind === 'reservation' && change.action === action && (id === undefined || change.id === id);
+}
+
+function isGrant(change: DeskChange | null, enabled: boolean): boolean {
+  return change !== null && change.kind === 'grant' && change.enabled === enabled;
+}
+
+/** Human commits made through a confirmation dialog (not the meanwhile button, not another tab). */
+function dialogCommits(observed: Observed): FactOf<'committed'>[] {
+  return factsOf(observed, 'committed').filter((fact) => fact.via === 'dialog');
+}
+
+/** The revision printed on a query answer's last line, or null when the text has none. */
+function revisionInText(text: string): string | null {
+  return /^revision: (\S+)$/m.exec(text)?.[1] ?? null;
+}
+
+/** `id: A available, R reserved` from a query answer, or null when the item is not listed. */
+function itemInText(text: string, id: RowId): { available: number; reserved: number } | null {
+  const escaped = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const match = new RegExp(`^${escaped}: (\\d+) available, (\\d+) reserved$`, 'm').exec(text);
+  return match ? { available: Number(match[1]), reserved: Number(match[2]) } : null;
+}
+
+/** Answers that list the desk (a `/seeds query`), as opposed to an empty family filter. */
+function deskAnswers(observed: Observed): FactOf<'answer'>[] {
+  return factsOf(observed, 'answer').filter((fact) => / available, \d+ reserved$/m.test(fact.text) && revisionInText(fact.text) !== null);
+}
+
+interface ToolCall {
+  readonly seq: number;
+  readonly args: Record<string, unknown> | null;
+  readonly outcome: ToolCallOutcome;
+}
+
+function parseArgs(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function toolCalls(observed: Observed): ToolCall[] {
+  return factsOf(observed, 'tool').map((fact) => ({ seq: fact.seq, args: parseArgs(fact.args), outcome: fact.outcome }));
+}
+
+/** What the seed desk itself answered; null when the host stopped the call first (or it is still waiting). */
+function deskDetails(call: ToolCall): ToolDetailsView | null {
+  const { outcome } = call;
+  return outcome.kind === 'result' && outcome.stage === 'domain' && !outcome.isError ? outcome.details : null;
+}
+
+function succeeded(call: ToolCall, scope: ToolDetailsView['scope']): boolean {
+  const details = deskDetails(call);
+  return details !== null && details.ok && details.scope === scope;
+}
+
+function refusedWith(call: ToolCall, code: string): boolean {
+  const details = deskDetails(call);
+  return details !== null && !details.ok && details.code === code;
+}
+
+const opOf = (call: ToolCall): unknown => call.args?.['op'];
+const stringArg = (call: ToolCall, key: string): string | null => {
+  const value = call.args?.[key];
+  return typeof value === 'string' ? value : null;
+};
+
+/** Why a tool call never reached the desk, in learner terms; null when the desk answered it. */
+function hostStopped(call: ToolCall): string | null {
+  const { outcome } = call;
+  if (outcome.kind === 'approval') return 'that call is waiting for host approval — press Approve in the "Host approval: seed_desk" prompt.';
+  if (outcome.kind === 'failed') return `that call did not run: ${outcome.text}`;
+  if (outcome.stage === 'schema') return "the host's schema check rejected those arguments, so the seed desk never saw them — check the field names and types.";
+  if (outcome.stage === 'approval') return 'the host blocked that call before the seed desk saw it — set "Host approval for seed_desk" to allow.';
+  return null;
+}
+
+/**
+ * The value of a page switch when the fact at `seq` happened: the last change of it before
+ * `seq` in this step, else the view's value if the step never touched it; null when unknown.
+ */
+function switchAt<T>(observed: Observed, seq: number, changes: readonly { seq: number; value: T }[], now: T): T | null {
+  const before = changes.filter((change) => change.seq < seq);
+  const latest = last(before);
+  if (latest) return latest.value;
+  return changes.length === 0 ? now : null;
+}
+
+const interactiveAt = (observed: Observed, seq: number): boolean | null =>
+  switchAt(observed, seq, factsOf(observed, 'interactive'), observed.view.interactive);
+
+const policyAt = (observed: Observed, seq: number): 'allow' | 'prompt' | 'deny' | null =>
+  switchAt(observed, seq, factsOf(observed, 'policy'), observed.view.approvalPolicy);
+
+// ---- lesson 1: a confirmed human reservation ----
+
+const queryDesk: Checkpoint = (observed) => {
+  const answer = last(deskAnswers(observed));
+  if (!answer) {
+    if (factsOf(observed, 'said').length > 0) return notYet('that went into the conversation as a message. Commands start with a slash: type `/seeds query`.');
+    if (factsOf(observed, 'answer').length > 0) return notYet('that family has no items, so no desk came back. Type `/seeds query` without a family.');
+    return notYet('no query has answered yet. Type `/seeds query` in the command line and press Enter.');
+  }
+  const revision = revisionInText(answer.text);
+  if (revision !== observed.view.revision) {
+    return notYet(`the desk changed after your query (it said ${revision ?? '?'}, the branch is now at ${observed.view.revision}). Query again so the numbers and revision are current.`);
+  }
+  return DONE;
+};
+
+const cancelBeforeCommit: Checkpoint = (observed) => {
+  const basil = rowOf(observed.view, 'basil-genovese');
+  if (dialogCommits(observed).some((fact) => isReservation(fact.change, 'reserve', 'basil-genovese'))) {
+    return notYet(`you confirmed, so the reservation was appended and basil now shows ${basil.reserved} reserved. This step is about Cancel: reset the lesson and press Cancel in the dialog.`);
+  }
+  const cancelled = factsOf(observed, 'cancelled');
+  if (!cancelled.some((fact) => isReservation(fact.change, 'reserve', 'basil-genovese'))) {
+    if (cancelled.length > 0) return notYet('you cancelled a different request. Type `/seeds reserve basil-genovese 2`, then press Cancel.');
+    if (factsOf(observed, 'dialog-opened').length > 0) return notYet('the dialog is open and waiting. Press Cancel.');
+    return notYet('no reservation dialog has been cancelled. Type `/seeds reserve basil-genovese 2`, then press Cancel.');
+  }
+  if (basil.reserved !== 0) return notYet(`basil shows ${basil.reserved} reserved; a cancelled request should leave it at 0. Reset the lesson to start clean.`);
+  return DONE;
+};
+
+const confirmReservation: Checkpoint = (observed) => {
+  const basil = rowOf(observed.view, 'basil-genovese');
+  if (!dialogCommits(observed).some((fact) => isReservation(fact.change, 'reserve', 'basil-genovese'))) {
+    if (factsOf(observed, 'cancelled').some((fact) => isReservation(fact.change, 'reserve', 'basil-genovese'))) {
+      return notYet(`the reservation was cancelled, so basil still shows ${basil.reserved} reserved — run it again and press Confirm this time.`);
+    }
+    if (factsOf(observed, 'dialog-opened').length > 0) return notYet('the dialog is waiting for you. Press Confirm.');
+    return notYet('no basil reservation has been confirmed. Type `/seeds reserve basil-genovese 2` and press Confirm.');
+  }
+  if (basil.reserved !== 2 || basil.available !== 6) {
+    return notYet(`basil shows ${basil.reserved} reserved and ${basil.available} available; this step expects 2 reserved and 6 available. Reset the lesson if the count went astray.`);
+  }
+  return DONE;
+};
+
+const raceRefused: Checkpoint = (observed) => {
+  const bean = rowOf(observed.view, 'bean-scarlet');
+  const opened = factsOf(observed, 'dialog-opened').filter((fact) => isReservation(fact.change, 'reserve', 'bean-scarlet'));
+  if (opened.length === 0) return notYet('start a bean reservation and leave its dialog open: type `/seeds reserve bean-scarlet 2`.');
+  if (dialogCommits(observed).some((fact) => isReservation(fact.change, 'reserve', 'bean-scarlet'))) {
+    return notYet(`Confirm went through because nothing changed while the dialog waited, so bean-scarlet now holds ${bean.reserved}. Reset the lesson, and this time press a "Meanwhile" button before Confirm.`);
+  }
+  const raced = opened.some((open) => {
+    const meanwhile = after(factsOf(observed, 'meanwhile'), open.seq);
+    const first = meanwhile[0];
+    return first !== undefined && after(factsOf(observed, 'refused'), first.seq).some((fact) => fact.via === 'dialog' && fact.code === 'stale-revision');
+  });
+  if (!raced) {
+    const anyMeanwhile = opened.some((open) => after(factsOf(observed, 'meanwhile'), open.seq).length > 0);
+    if (!anyMeanwhile) return notYet('while the bean dialog is still open, press "Meanwhile: reserve 1 basil-genovese", and only then Confirm.');
+    if (factsOf(observed, 'cancelled').some((fact) => isReservation(fact.change, 'reserve', 'bean-scarlet'))) {
+      return notYet('you cancelled, so the revision check never ran. Open the bean dialog again, press a Meanwhile button, then Confirm.');
+    }
+    return notYet('something changed while the dialog waited; now press Confirm and watch the decision be checked again.');
+  }
+  if (bean.reserved !== 0) return notYet(`bean-scarlet shows ${bean.reserved} reserved; the refused confirmation should have left it at 0.`);
+  return DONE;
+};
+
+const cancelRelease: Checkpoint = (observed) => {
+  const basil = rowOf(observed.view, 'basil-genovese');
+  if (dialogCommits(observed).some((fact) => isReservation(fact.change, 'release', 'basil-genovese'))) {
+    return notYet(`you confirmed the release, so basil went down to ${basil.reserved} reserved. Here Cancel is the point: reset the lesson and cancel the release dialog.`);
+  }
+  if (!factsOf(observed, 'cancelled').some((fact) => isReservation(fact.change, 'release', 'basil-genovese'))) {
+    if (factsOf(observed, 'refused').some((fact) => fact.via === 'line' && fact.code === 'insufficient-reservation')) {
+      return notYet('this branch holds no basil right now (the leaf moved back), so the release was refused before any dialog. Press "Reopen session" to return to the last entry, then try again.');
+    }
+    return notYet('type `/seeds release basil-genovese 1` and press Cancel in the dialog.');
+  }
+  if (basil.reserved < 2) return notYet(`basil shows only ${basil.reserved} reserved, but your confirmed 2 should still be held. Reset the lesson to start clean.`);
+  return DONE;
+};
+
+// ---- lesson 2: the agent grant and the tool ----
+
+const grantAgent: Checkpoint = (observed) => {
+  if (!dialogCommits(observed).some((fact) => isGrant(fact.change, true))) {
+    if (factsOf(observed, 'cancelled').some((fact) => isGrant(fact.change, true))) return notYet('you cancelled, so the agent stays off. Run `/seeds agent on` again and press Confirm.');
+    if (toolCalls(observed).some((call) => refusedWith(call, 'agent-disabled'))) {
+      return notYet('seed_desk was refused with agent-disabled: the tool cannot switch itself on. Only you can — type `/seeds agent on` and confirm.');
+    }
+    return notYet('type `/seeds agent on` in the command line and confirm the dialog.');
+  }
+  if (!observed.view.agentEnabled) return notYet('the agent shows off on this branch again. Run `/seeds agent on` and confirm.');
+  return DONE;
+};
+
+const toolDiscover: Checkpoint = (observed) => {
+  const calls = toolCalls(observed);
+  if (calls.some((call) => opOf(call) === 'discover' && succeeded(call, 'discover'))) {
+    if (!observed.view.agentEnabled) return notYet('discover answered, but the agent is off on this branch; switch it on (previous step) so act is allowed.');
+    return DONE;
+  }
+  const latest = last(calls);
+  if (latest) {
+    const stopped = hostStopped(latest);
+    if (stopped) return notYet(stopped);
+    return notYet(`that call was ${JSON.stringify(opOf(latest) ?? '?')}; this step asks for {"op":"discover"}.`);
+  }
+  return notYet('in the tool panel, call seed_desk with {"op":"discover"} (the "Preset: discover" button fills it in).');
+};
+
+const toolQueryInspect: Checkpoint = (observed) => {
+  const calls = toolCalls(observed);
+  const query = last(calls.filter((call) => succeeded(call, 'query')));
+  const inspect = calls.find((call) => succeeded(call, 'inspect'));
+  if (!inspect) {
+    const refused = last(calls.filter((call) => opOf(call) === 'inspect' && refusedWith(call, 'invalid-target')));
+    if (refused) return notYet(`${JSON.stringify(refused.args?.['id'] ?? null)} is not an exact id, so inspect was refused with invalid-target. Copy an id from the query, such as basil-genovese.`);
+    const stopped = last(calls.map(hostStopped).filter((text): text is string => text !== null));
+    if (stopped) return notYet(stopped);
+    if (!query) return notYet('call {"op":"query"}, then {"op":"inspect","id":"basil-genovese"}.');
+    return notYet('the query worked; now look at one item with {"op":"inspect","id":"basil-genovese"}.');
+  }
+  if (!query) return notYet('inspect worked; also call {"op":"query"} to see every item and the revision.');
+  if (deskDetails(query)?.revision !== observed.view.revision) return notYet('the desk changed after your query; query again so what you read is current.');
+  return DONE;
+};
+
+const carefulAct: Checkpoint = (observed) => {
+  const calls = toolCalls(observed);
+  const queries = calls.filter((call) => succeeded(call, 'query'));
+  const acts = calls.filter((call) => opOf(call) === 'act');
+  const grounded = acts.find((act) => {
+    if (!succeeded(act, 'act') || stringArg(act, 'action') !== 'reserve') return false;
+    const sent = stringArg(act, 'expectedRevision');
+    return queries.some((query) => query.seq < act.seq && deskDetails(query)?.revision === sent);
+  });
+  if (grounded) {
+    const id = stringArg(grounded, 'id');
+    const row = observed.view.rows.find((candidate) => candidate.id === id);
+    if (!row || row.reserved < 1) return notYet(`the act went through, but ${id ?? 'the item'} shows nothing reserved on this branch now. Did the leaf move? Query again.`);
+    return DONE;
+  }
+  const lastAct = last(acts);
+  if (lastAct && succeeded(lastAct, 'act')) {
+    return notYet("the act went through, but its expectedRevision is not one a query returned in this step (copied from the status line or another call?). Query first, then send exactly the revision that query returned.");
+  }
+  if (lastAct) {
+    const stopped = hostStopped(lastAct);
+    if (stopped) return notYet(stopped);
+    const code = deskDetails(lastAct)?.code;
+    if (code === 'stale-revision') return notYet('the act was refused with stale-revision: the revision you sent is not the current one. Query again and use the revision it returns.');
+    if (code === 'agent-disabled') return notYet('the act was refused with agent-disabled: the agent is off on this branch. Run `/seeds agent on` and confirm first.');
+    return notYet(`the act was refused with ${code ?? 'an error'}. Fix the arguments (an exact id, a positive whole packet count) and try again after a fresh query.`);
+  }
+  if (queries.length > 0) return notYet('you queried; now act with that exact revision: {"op":"act","action":"reserve","id":"bean-scarlet","packets":1,"expectedRevision":"…"} ("Use latest revision" copies it).');
+  return notYet('start with {"op":"query"}: you need its revision before you act.');
+};
+
+const staleReuse: Checkpoint = (observed) => {
+  const acts = toolCalls(observed).filter((call) => opOf(call) === 'act');
+  const bean = rowOf(observed.view, 'bean-scarlet');
+  if (acts.some((act) => succeeded(act, 'act'))) {
+    return notYet(`that act sent the current revision, so it reserved again (bean-scarlet now holds ${bean.reserved}). This step needs the OLD revision — the one your earlier query returned, before your act changed the desk.`);
+  }
+  const stale = acts.filter((act) => refusedWith(act, 'stale-revision') && stringArg(act, 'action') === 'reserve');
+  if (stale.length === 0) {
+    const lastAct = last(acts);
+    const stopped = lastAct ? hostStopped(lastAct) : null;
+    if (stopped) return notYet(stopped);
+    return notYet('send the same reserve again with the revision from BEFORE your successful act (the query\'s revision), and watch it be refused.');
+  }
+  const ours = stale.some((act) => {
+    const sent = stringArg(act, 'expectedRevision') ?? '';
+    return sent.startsWith(`${observed.view.sessionId}:`) && sent !== observed.view.revision;
+  });
+  if (!ours) return notYet('that revision was refused, but it is not one this session returned (made up?). Reuse the revision your earlier query really returned.');
+  return DONE;
+};
+
+const REFUSALS_TO_MEET = ['invalid-target', 'invalid-quantity', 'insufficient-availability'] as const;
+
+const toolRefusals: Checkpoint = (observed) => {
+  const calls = toolCalls(observed);
+  const met = new Set<string>();
+  for (const call of calls) {
+    const details = deskDetails(call);
+    // Only the desk's own refusals count: a call the host stopped never reached the desk.
+    if (details && !details.ok && details.code) met.add(details.code);
+  }
+  const missing = REFUSALS_TO_MEET.filter((code) => !met.has(code));
+  if (missing.length === 0) return DONE;
+  const schemaStopped = calls.some((call) => call.outcome.kind === 'result' && call.outcome.stage === 'schema');
+  const hint = schemaStopped ? " (A call the host's schema rejects never reaches the desk, so it carries no code: keep the types right — packets is a number.)" : '';
+  return notYet(`still to meet through seed_desk: ${missing.join(', ')}.${hint}`);
+};
+
+// ---- lesson 3: reconstructing the branch ----
+
+const journalFilter: Checkpoint = (observed) => {
+  const filter = observed.journalFilter;
+  if (filter.length === 0) return notYet('type the state entries\' custom type into "Filter journal" (or press "Only seed desk entries").');
+  if (!filter.includes(STATE_ENTRY_TYPE)) {
+    return notYet(`"${filter}" is plain text, so it also catches (or misses) conversation lines. Filter by the custom type of the state entries: ${STATE_ENTRY_TYPE}.`);
+  }
+  if (observed.view.seedDeskEntryCount === 0) return notYet('the filter is right, but this journal holds no seed desk entry yet. Reset the lesson to get its prepared reservation.');
+  return DONE;
+};
+
+const reopenSurvives: Checkpoint = (observed) => {
+  const reopened = last(factsOf(observed, 'reopened'));
+  if (!reopened) return notYet('press "Reopen session", then run `/seeds query`.');
+  const answers = deskAnswers(observed);
+  const afterReopen = last(after(answers, reopened.seq));
+  if (!afterReopen) return notYet('reopened — now run `/seeds query` to see what came back from the journal.');
+  const revision = revisionInText(afterReopen.text);
+  if (revision !== observed.view.revision) return notYet('the desk changed after your query; query again.');
+  const before = last(answers.filter((answer) => answer.seq < reopened.seq));
+  if (before && revisionInText(before.text) !== revision) {
+    return notYet('the revision differs from your query before the reopen: the leaf was somewhere a reopen does not return to. Query, reopen and query again without moving in between.');
+  }
+  const basil = rowOf(observed.view, 'basil-genovese');
+  if (basil.reserved !== 2) return notYet(`basil shows ${basil.reserved} reserved; this lesson starts from 2 reserved. Reset the lesson if you changed it.`);
+  return DONE;
+};
+
+const rewindBeforeReservation: Checkpoint = (observed) => {
+  if (factsOf(observed, 'new-session').length > 0) {
+    return notYet('that started a new session, which has no history at all. Rewinding stays in this session: reset the lesson, select the entry just above the reservation in the Session tree and press "Branch from here".');
+  }
+  if (factsOf(observed, 'committed').length > 0) {
+    return notYet('a change was appended. Rewinding appends nothing: it only moves the leaf above the reservation, which stays on its own branch. Reset the lesson and use "Branch from here".');
+  }
+  if (factsOf(observed, 'navigated').length === 0) return notYet('select the entry just above the basil reservation in the Session tree and press "Branch from here".');
+  const basil = rowOf(observed.view, 'basil-genovese');
+  if (basil.reserved !== 0) return notYet(`you moved, but basil still shows ${basil.reserved} reserved here: pick an entry ABOVE the reservation.`);
+  if (!hasDeskEntryElsewhere(observed.view)) return notYet('the reservation should still exist on its own branch, but none is off this branch. Reset the lesson.');
+  return DONE;
+};
+
+const siblingReservation: Checkpoint = (observed) => {
+  const commit = last(dialogCommits(observed).filter((fact) => isReservation(fact.change, 'reserve', 'basil-genovese')));
+  if (!commit || !isReservation(commit.change, 'reserve')) return notYet('here, before the old reservation, type `/seeds reserve basil-genovese 1` and confirm.');
+  const basil = rowOf(observed.view, 'basil-genovese');
+  if (basil.reserved !== commit.change.packets) {
+    return notYet(`basil shows ${basil.reserved} reserved here, more than you just reserved: this branch already held packets. Go back above the first reservation (previous step), then reserve.`);
+  }
+  if (!hasDeskEntryElsewhere(observed.view)) return notYet('no seed desk entry is left on another branch, so there is no sibling to keep the 2. Reset the lesson.');
+  return DONE;
+};
+
+const siblingTokenRefused: Checkpoint = (observed) => {
+  const { comparison, view } = observed;
+  if (!comparison) return notYet('select the original reservation in the Session tree (the entry off your branch) and press "Compare with selected".');
+  if (comparison.left.revision !== view.revision) return notYet('the comparison is from an earlier position; compare again.');
+  if (comparison.right.revision === comparison.left.revision || comparison.forkPointId === comparison.right.tipId) {
+    return notYet('the selected entry lies on your own branch. Select the reservation on the OTHER branch, then "Compare with selected".');
+  }
+  const other = comparison.right.revision;
+  const refused =
+    factsOf(observed, 'refused').some((fact) => fact.via === 'compare' && fact.code === 'stale-revision') ||
+    toolCalls(observed).some((call) => stringArg(call, 'expectedRevision') === other && refusedWith(call, 'stale-revision'));
+  if (!refused) return notYet('the branches are side by side; now press "Try an act here with the other branch\'s revision".');
+  if (dialogCommits(observed).length > 0 || toolCalls(observed).some((call) => succeeded(call, 'act'))) {
+    return notYet('something was committed on this branch during the step; the sibling\'s token alone should change nothing. Reset the lesson and try again.');
+  }
+  return DONE;
+};
+
+const freshSession: Checkpoint = (observed) => {
+  const { view } = observed;
+  const started = last(factsOf(observed, 'new-session'));
+  if (!started) {
+    if (factsOf(observed, 'navigated').length > 0) {
+      return notYet(`moving in the tree stays in the same session: its journal still holds ${view.seedDeskEntryCount} seed desk entries and any branch inherits them. Press "New session".`);
+    }
+    return notYet('press "New session", then run `/seeds query`.');
+  }
+  if (!after(deskAnswers(observed), started.seq).some((answer) => revisionInText(answer.text) === view.revision)) {
+    return notYet('a new session is open; run `/seeds query` in it to see what it starts with.');
+  }
+  if (view.seedDeskEntryCount !== 0 || view.rows.some((row) => row.reserved !== 0) || view.agentEnabled || !view.revision.endsWith(':root')) {
+    return notYet('the new session is no longer empty (something was reserved or switched on in it). Press "New session" again and only query.');
+  }
+  return DONE;
+};
+
+// ---- lesson 4: deliberate revoke, and headless ----
+
+const revokeAgent: Checkpoint = (observed) => {
+  const commits = dialogCommits(observed);
+  const on = commits.find((fact) => isGrant(fact.change, true));
+  if (!on) return notYet('first switch the agent on: `/seeds agent on`, then Confirm.');
+  const off = after(commits, on.seq).find((fact) => isGrant(fact.change, false));
+  if (!off) {
+    if (after(factsOf(observed, 'cancelled'), on.seq).some((fact) => isGrant(fact.change, false))) {
+      return notYet('you cancelled the switch-off, so the agent is still on. Run `/seeds agent off` again and press Confirm.');
+    }
+    return notYet('the agent is on; now take it back with `/seeds agent off` and confirm.');
+  }
+  if (observed.view.agentEnabled) return notYet('the agent shows on again on this branch; switch it off and confirm.');
+  return DONE;
+};
+
+const headlessUiRequired: Checkpoint = (observed) => {
+  const opened = factsOf(observed, 'dialog-opened').filter((fact) => fact.change.kind === 'grant');
+  const refused = factsOf(observed, 'refused').filter((fact) => fact.via === 'line' && fact.code === 'ui-required' && interactiveAt(observed, fact.seq) === false);
+  if (refused.length === 0) {
+    if (opened.some((fact) => interactiveAt(observed, fact.seq) !== false)) {
+      return notYet('a dialog opened because the page still has an interactive UI. Untick "Interactive UI" first, then try `/seeds agent on`.');
+    }
+    return notYet('untick "Interactive UI", then type `/seeds agent on`.');
+  }
+  const reads = deskAnswers(observed).filter((answer) => interactiveAt(observed, answer.seq) === false);
+  if (reads.length === 0) return notYet('the switch was refused with ui-required; now run `/seeds query` while still headless — reading needs no dialog.');
+  if (observed.view.agentEnabled) return notYet('the agent shows on, but this step expects the headless attempt to change nothing. Reset the lesson.');
+  return DONE;
+};
+
+const headlessReopenGrant: Checkpoint = (observed) => {
+  const grant = last(dialogCommits(observed).filter((fact) => isGrant(fact.change, true)));
+  if (!grant) {
+    if (factsOf(observed, 'refused').some((fact) => fact.code === 'ui-required')) {
+      return notYet('the grant needs a dialog, so headless it is refused. Tick "Interactive UI", run `/seeds agent on` and confirm; then untick and reopen.');
+    }
+    return notYet('tick "Interactive UI", run `/seeds agent on` and confirm.');
+  }
+  const reopens = after(factsOf(observed, 'reopened'), grant.seq);
+  if (reopens.length === 0) return notYet('the grant is stored; now untick "Interactive UI" and press "Reopen session".');
+  if (!reopens.some((fact) => interactiveAt(observed, fact.seq) === false)) return notYet('you reopened with the UI still on. Untick "Interactive UI" and press "Reopen session" again.');
+  if (observed.view.interactive) return notYet('"Interactive UI" is ticked again; leave it unticked — the next steps run headless.');
+  if (!observed.view.agentEnabled) return notYet('after the reopen the agent shows off; the grant should have come back from the journal. Reset the lesson.');
+  return DONE;
+};
+
+const headlessToolAllow: Checkpoint = (observed) => {
+  const calls = toolCalls(observed);
+  const acts = calls.filter((call) => opOf(call) === 'act');
+  const good = acts.find((act) => succeeded(act, 'act') && interactiveAt(observed, act.seq) === false && policyAt(observed, act.seq) === 'allow');
+  if (good) {
+    const id = stringArg(good, 'id');
+    const row = observed.view.rows.find((candidate) => candidate.id === id);
+    if (!row || row.reserved < 1) return notYet(`the act went through, but ${id ?? 'the item'} shows nothing reserved on this branch now. Query again.`);
+    return DONE;
+  }
+  if (acts.some((act) => succeeded(act, 'act'))) {
+    return notYet('that act ran with the interactive UI on. This step is about headless: untick "Interactive UI", then act again.');
+  }
+  const lastAct = last(acts);
+  if (lastAct) {
+    const stopped = hostStopped(lastAct);
+    if (stopped) return notYet(stopped);
+    const code = deskDetails(lastAct)?.code;
+    if (code === 'agent-disabled') return notYet('the act was refused with agent-disabled: there is no grant on this branch. Do the previous step again.');
+    if (code === 'stale-revision') return notYet('the act was refused with stale-revision. Query first and send the revision it returns.');
+    return notYet(`the act was refused with ${code ?? 'an error'}. Query, then reserve 1 bean-scarlet with the returned revision.`);
+  }
+  return notYet('with "Host approval for seed_desk" on allow and the UI still headless, call {"op":"query"}, then act with the returned revision.');
+};
+
+const headlessPromptFailsClosed: Checkpoint = (observed) => {
+  const calls = toolCalls(observed);
+  const blocked = (call: ToolCall) => call.outcome.kind === 'result' && call.outcome.stage === 'approval' && call.outcome.isError;
+  const closed = calls.some((call) => blocked(call) && policyAt(observed, call.seq) === 'prompt' && interactiveAt(observed, call.seq) === false);
+  if (closed) {
+    if (observed.view.pendingApproval !== null) return notYet('a prompt is still waiting; answer it first.');
+    return DONE;
+  }
+  if (calls.some((call) => call.outcome.kind === 'approval' || (blocked(call) && policyAt(observed, call.seq) === 'prompt'))) {
+    return notYet('a prompt appeared because the UI is interactive. Untick "Interactive UI" first, then call seed_desk again.');
+  }
+  if (calls.some((call) => blocked(call) && policyAt(observed, call.seq) === 'deny')) {
+    return notYet('that was the deny policy, which blocks outright. Choose prompt, to see that a prompt with nobody to answer it fails closed.');
+  }
+  if (calls.some((call) => deskDetails(call) !== null)) {
+    return notYet('the seed desk answered, so the host let the call through. Set "Host approval for seed_desk" to prompt, then call again while headless.');
+  }
+  return notYet('set "Host approval for seed_desk" to prompt, keep the UI headless, and call seed_desk again.');
+};
+
+// ---- lesson 5: what persistence and cancellation promise ----
+
+const cancelChangesNothing: Checkpoint = (observed) => {
+  if (factsOf(observed, 'committed').length > 0) {
+    return notYet('a change was committed, so the journal grew. For this step press Cancel in the dialog; reset the lesson to start clean.');
+  }
+  const cancel = last(factsOf(observed, 'cancelled'));
+  if (!cancel) {
+    if (factsOf(observed, 'dialog-opened').length > 0) return notYet('the dialog is open; press Cancel.');
+    return notYet('start a change, such as `/seeds reserve marigold-french 1`, and press Cancel.');
+  }
+  const answer = last(after(deskAnswers(observed), cancel.seq));
+  if (!answer) return notYet('cancelled — now run `/seeds query` to see that the numbers and the revision did not move.');
+  if (revisionInText(answer.text) !== observed.view.revision) return notYet('the desk changed after your query; query again.');
+  if (cancel.change.kind === 'reservation') {
+    const shown = itemInText(answer.text, cancel.change.id as RowId);
+    if (shown && shown.reserved !== rowOf(observed.view, cancel.change.id as RowId).reserved) return notYet('the query and the desk disagree; query again.');
+  }
+  return DONE;
+};
+
+const queryAfterCommit: Checkpoint = (observed) => {
+  const commits = dialogCommits(observed).flatMap((fact) => (fact.change?.kind === 'reservation' ? [{ seq: fact.seq, change: fact.change }] : []));
+  const first = commits[0];
+  if (!first) return notYet('reserve something and confirm, such as `/seeds reserve marigold-french 1`.');
+  const answer = after(deskAnswers(observed), first.seq)[0];
+  const retried = commits.filter((commit) => commit.seq > first.seq && (answer === undefined || commit.seq < answer.seq));
+  if (retried.length > 0) return notYet('you committed again before querying. Once Confirm has gone through there is nothing left to cancel: read the desk first, then decide.');
+  if (!answer) return notYet('the reservation is committed and its dialog is gone. Before anything else, run `/seeds query` to see what the desk really holds.');
+  const { action, id, packets } = first.change;
+  const shown = itemInText(answer.text, id as RowId);
+  if (action === 'reserve' && (!shown || shown.reserved < packets || rowOf(observed.view, id as RowId).reserved < packets)) {
+    return notYet(`the query does not show the ${packets} ${id} you committed on this branch. Did the leaf move? Reset the lesson.`);
+  }
+  return DONE;
+};
+
+const eventsStartNothing: Checkpoint = (observed) => {
+  const { view } = observed;
+  const commit = last(dialogCommits(observed));
+  if (!commit) return notYet('make any change and confirm it, such as `/seeds release marigold-french 1`, then watch the Event log and the status line.');
+  const event = last(view.events.filter((item) => item.kind === 'event' && item.channel === CHANGED_EVENT));
+  const payloadRevision = event && event.kind === 'event' ? parseArgs(event.payload)?.['revision'] : undefined;
+  if (payloadRevision !== view.revision) return notYet(`the latest ${CHANGED_EVENT} event is not about the current revision; make the change again on this branch.`);
+  if (!view.status.includes(view.revision)) return notYet('the status line does not show the current revision yet.');
+  if (toolCalls(observed).length > 0) {
+    return notYet('a seed_desk call happened in this step — one you made, not one the event started. Make a change and call nothing, to see that nothing follows it.');
+  }
+  const deskIndex = view.branch.findIndex((item) => item.role === 'seed-desk' && item.revision === view.revision);
+  if (deskIndex >= 0 && view.branch.slice(deskIndex + 1).some((item) => item.role === 'assistant' || item.role === 'toolResult')) {
+    return notYet('an agent turn follows your change on this branch. Make a change and call nothing, to see that nothing follows it.');
+  }
+  return DONE;
+};
+
+const storageFailureLatch: Checkpoint = (observed) => {
+  const failures = [
+    ...factsOf(observed, 'storage-failed').map((fact) => fact.seq),
+    ...toolCalls(observed).filter((call) => call.outcome.kind === 'failed').map((call) => call.seq),
+  ].sort((a, b) => a - b);
+  const first = failures[0];
+  if (first === undefined) {
+    if (observed.view.writeFailure) return notYet('a write failed; now try one more change (a reservation with Confirm) to see that writes stay stopped.');
+    return notYet('open "Fault injection", press "Fail the next write", then reserve something and confirm.');
+  }
+  const reopen = after(factsOf(observed, 'reopened'), first)[0];
+  const stoppedAgain = failures.filter((seq) => seq > first && (reopen === undefined || seq < reopen.seq));
+  if (stoppedAgain.length === 0) return notYet('the write failed. Before reopening, try one more change and confirm it: it is stopped too, because the failure is latched.');
+  if (dialogCommits(observed).some((fact) => fact.seq > first && (reopen === undefined || fact.seq < reopen.seq))) {
+    return notYet('something was committed while writes should have been stopped. Reset the lesson.');
+  }
+  if (!reopen) return notYet('writes are stopped until a reopen. Press "Reopen session".');
+  if (observed.view.writeFailure !== null) return notYet('the page still reports a storage failure; press "Reopen session" again.');
+  return DONE;
+};
+
+// ---- lesson 6: the closing question, with two tabs ----
+
+const reserveAllMarigolds: Checkpoint = (observed) => {
+  const marigold = rowOf(observed.view, 'marigold-french');
+  if (!dialogCommits(observed).some((fact) => isReservation(fact.change, 'reserve', 'marigold-french'))) {
+    if (factsOf(observed, 'cancelled').length > 0) return notYet('you cancelled. Run `/seeds reserve marigold-french 3` again and press Confirm.');
+    return notYet('type `/seeds reserve marigold-french 3` and confirm.');
+  }
+  if (marigold.reserved !== marigold.packets) return notYet(`marigold shows ${marigold.reserved} of ${marigold.packets} reserved; reserve all of them.`);
+  return DONE;
+};
+
+const otherTabReserves: Checkpoint = (observed) => {
+  const fromElsewhere = factsOf(observed, 'foreign-append').length > 0 || factsOf(observed, 'committed').some((fact) => fact.via === 'twin');
+  if (!fromElsewhere) {
+    if (dialogCommits(observed).length > 0) {
+      return notYet('that reservation was made in THIS tab. The point is a second tab with its own view: press "Do it for me", or open the playground in another tab, branch there from the entry before your reservation, and reserve 3 marigolds.');
+    }
+    return notYet('nothing has arrived from another tab yet. Open the playground in a second tab, branch there from the entry before your reservation, and reserve 3 marigolds.');
+  }
+  const marigold = rowOf(observed.view, 'marigold-french');
+  if (marigold.reserved !== marigold.packets) return notYet(`this tab's branch now shows ${marigold.reserved} marigold reserved; it should still hold all ${marigold.packets} of yours. Reset the lesson.`);
+  if (!hasDeskEntryElsewhere(observed.view)) return notYet('the other tab appended something, but no seed desk entry sits on another branch. Reserve the marigolds there, on a branch from before your reservation.');
+  return DONE;
+};
+
+const compareOverbooked: Checkpoint = (observed) => {
+  const { comparison, view } = observed;
+  if (!comparison) return notYet('select the other tab\'s reservation in the Session tree and press "Compare with selected".');
+  if (comparison.left.revision !== view.revision) return notYet('the comparison is from an earlier position; compare again.');
+  if (comparison.right.revision === comparison.left.revision || comparison.forkPointId === comparison.right.tipId) {
+    return notYet('the selected entry lies on your own branch. Select the OTHER tab\'s marigold reservation.');
+  }
+  const here = reservedIn(comparison.left, 'marigold-french');
+  const there = reservedIn(comparison.right, 'marigold-french');
+  const combined = comparison.combinedReserved.find((row) => row.id === 'marigold-french');
+  if (here === 0 || there === 0 || !combined || combined.reserved <= combined.packets) {
+    return notYet(`this pair shows ${here} and ${there} marigolds reserved: not more than exist. Compare the two branches that each reserved all of them.`);
+  }
+  return DONE;
+};
+
+const closingAnswer: Checkpoint = (observed) => {
+  const answer = last(factsOf(observed, 'closing-answer'));
+  if (!answer) return notYet('choose an answer to the question.');
+  if (answer.value === 'yes') {
+    return notYet('look at the comparison again: two tabs each held all 3 marigolds, 6 of 3, and neither could see the other. A shared stock needs one authoritative store that every user writes to. Try the other answer.');
+  }
+  return DONE;
+};
+
+/** Turns any check into one that first refuses to judge a corrupt branch. */
+function guarded(check: Checkpoint): Checkpoint {
+  return (observed) =>
+    observed.view.corrupt
+      ? notYet(`this branch is corrupt (entry ${observed.view.corrupt.entryId}), so its desk cannot be read. Move to an earlier entry, or reset the lesson.`)
+      : check(observed);
+}
+
+const RAW: Record<string, Checkpoint> = {
+  'query-desk': queryDesk,
+  'cancel-before-commit': cancelBeforeCommit,
+  'confirm-reservation': confirmReservation,
+  'race-refused': raceRefused,
+  'cancel-release': cancelRelease,
+  'grant-agent': grantAgent,
+  'tool-discover': toolDiscover,
+  'tool-query-inspect': toolQueryInspect,
+  'careful-act': carefulAct,
+  'stale-reuse': staleReuse,
+  'tool-refusals': toolRefusals,
+  'journal-filter': journalFilter,
+  'reopen-survives': reopenSurvives,
+  'rewind-before-reservation': rewindBeforeReservation,
+  'sibling-reservation': siblingReservation,
+  'sibling-token-refused': siblingTokenRefused,
+  'fresh-session': freshSession,
+  'revoke-agent': revokeAgent,
+  'headless-ui-required': headlessUiRequired,
+  'headless-reopen-grant': headlessReopenGrant,
+  'headless-tool-allow': headlessToolAllow,
+  'headless-prompt-fails-closed': headlessPromptFailsClosed,
+  'cancel-changes-nothing': cancelChangesNothing,
+  'query-after-commit': queryAfterCommit,
+  'events-start-nothing': eventsStartNothing,
+  'storage-failure-latch': storageFailureLatch,
+  'reserve-all-marigolds': reserveAllMarigolds,
+  'other-tab-reserves': otherTabReserves,
+  'compare-overbooked': compareOverbooked,
+  'closing-answer': closingAnswer,
+};
+
+/** The registry: step.checkpoint → predicate. */
+export const CHECKPOINTS: Readonly<Record<string, Checkpoint>> = Object.freeze(
+  Object.fromEntries(Object.entries(RAW).map(([key, check]) => [key, guarded(check)])),
+);
+
+/** Judges a step; an unknown checkpoint key never ticks, and says so. */
+export function checkStep(step: Pick<LessonStep, 'id' | 'checkpoint'>, observed: Observed): CheckResult {
+  const check = Object.hasOwn(CHECKPOINTS, step.checkpoint) ? CHECKPOINTS[step.checkpoint] : undefined;
+  if (!check) return { done: false, whyNot: `This step has no checkpoint ("${step.checkpoint}" is not in the registry), so it cannot tick.` };
+  return check(observed);
+}

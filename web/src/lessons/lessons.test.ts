@@ -1,0 +1,412 @@
+import 'fake-indexeddb/auto';
+/**
+ * Lessons are data: they validate, every step points at a real checkpoint, the texts are our
+ * own words, and every lesson's "Do it for me" reaches each checkpoint when replayed against the
+ * real host (worker logic on fake-indexeddb), with the page's fact recording mirrored here.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseSeedsArgs, splitSlashCommand } from '$domain/command/parse';
+import { asEntryId, asRevision, seededIdSource } from '$domain/ids';
+import { compareBranches } from '$domain/journal/compare';
+import { flattenTree } from '$domain/journal/treeLayout';
+import type { ComparisonView, DeskChange, ToolCallOutcome, TreeRowView } from '../protocol/messages';
+import { PlaygroundHost } from '../worker/host';
+import { JournalStore } from '../worker/store';
+import { checkStep, CHECKPOINTS } from './checkpoints';
+import type { Fact, Observed, StampedFact } from './facts';
+import { LESSONS, validateLessons } from './lessons';
+import { LessonSchema, type Lesson, type LessonAction } from './schema';
+
+describe('lessons as data', () => {
+  it('has six lessons of three to six steps, each valid against LessonSchema', () => {
+    expect(LESSONS).toHaveLength(6);
+    for (const lesson of LESSONS) {
+      expect(LessonSchema.safeParse(lesson).success, lesson.id).toBe(true);
+      expect(lesson.steps.length, lesson.id).toBeGreaterThanOrEqual(3);
+      expect(lesson.steps.length, lesson.id).toBeLessThanOrEqual(6);
+    }
+  });
+
+  it('names the lesson and the step when one is invalid', () => {
+    const broken = { id: 'broken', title: 't', summary: 's', setup: [], steps: [{ id: 'bad-step', title: 't', instruction: 'i', why: 'w', expected: 'e', checkpoint: 'c', doItForMe: [{ do: 'dance' }] }] };
+    expect(() => validateLessons([broken])).toThrow(/lesson "broken", step "bad-step"/);
+    const twice = { ...broken, steps: [{ ...broken.steps[0], doItForMe: [{ do: 'confirm' }] }, { ...broken.steps[0], doItForMe: [{ do: 'confirm' }] }] };
+    expect(() => validateLessons([twice])).toThrow(/used twice/);
+  });
+
+  it('has unique lesson ids and unique step ids (progress is stored by step id)', () => {
+    const lessonIds = LESSONS.map((lesson) => lesson.id);
+    expect(new Set(lessonIds).size).toBe(lessonIds.length);
+    const stepIds = LESSONS.flatMap((lesson) => lesson.steps.map((step) => step.id));
+    expect(new Set(stepIds).size).toBe(stepIds.length);
+  });
+
+  it('points every step at a registered checkpoint, and uses every registered checkpoint', () => {
+    const used = LESSONS.flatMap((lesson) => lesson.steps.map((step) => step.checkpoint));
+    for (const key of used) expect(Object.keys(CHECKPOINTS), key).toContain(key);
+    for (const key of Object.keys(CHECKPOINTS)) expect(used, key).toContain(key);
+  });
+
+  it('has non-empty texts and a non-empty "Do it for me" for every step', () => {
+    for (const lesson of LESSONS) {
+      expect(lesson.title.trim(), lesson.id).not.toBe('');
+      expect(lesson.summary.trim(), lesson.id).not.toBe('');
+      for (const step of lesson.steps) {
+        for (const text of [step.title, step.instruction, step.why, step.expected]) expect(text.trim(), step.id).not.toBe('');
+        expect(step.doItForMe.length, step.id).toBeGreaterThan(0);
+        // An odd number of backticks would leave the rest of the text rendered as code.
+        for (const text of [step.instruction, step.why, step.expected]) expect(text.split('`').length % 2, `${step.id}: ${text}`).toBe(1);
+      }
+    }
+  });
+
+  /** Distinctive sentences of the source lesson: ours must be written in our own words. */
+  const SOURCE_SENTENCES = [
+    'Cancellation before commit is not a release.',
+    'Reusing the old one is a refusal, not a second reservation.',
+    'A successful action returns a new revision.',
+    'Ordinary conversation does not stale the domain revision.',
+    "A sibling state snapshot cannot be reused as the current branch's revision.",
+    'A new session has a distinct identity.',
+    'A branch inherits the reservations and grants in its ancestry.',
+    'Before commit, cancellation changes nothing.',
+    'After commit, cancellation cannot undo a reservation.',
+    'Query before retrying.',
+    'Status notifications and bus events do not start an agent turn.',
+    'It would need a shared authoritative store, atomic stock operations, durable request identity and coordination across users and processes.',
+    'This stage deliberately teaches fictional branch-local reservations.',
+    'A confirmation dialog is an await.',
+    'During that wait, another action or a session-tree movement may occur.',
+    'Do not retry blindly.',
+    'Storage failures can be latched and surfaced by the host.',
+    'A sibling revision token was rejected.',
+    'Rewinding before a reservation showed zero reserved.',
+    'A fresh session had no carried reservation and agent authority was off.',
+    'Cancellation appended no state entry.',
+    'She does not want the tool to grant itself that authority.',
+    'Seed Desk refuses both grant and revoke commands without UI.',
+    'This also asks for confirmation and appends a new snapshot.',
+  ];
+
+  const words = (text: string): string[] =>
+    text
+      .toLowerCase()
+      .replace(/[’']/g, "'")
+      .split(/[^a-z0-9'-]+/)
+      .filter((word) => word.length > 0);
+
+  const allTexts = (): { where: string; text: string }[] =>
+    LESSONS.flatMap((lesson) => [
+      { where: `${lesson.id} title`, text: lesson.title },
+      { where: `${lesson.id} summary`, text: lesson.summary },
+      ...lesson.steps.flatMap((step) => [step.title, step.instruction, step.why, step.expected].map((text) => ({ where: step.id, text }))),
+    ]);
+
+  it('copies no sentence of the source lesson', () => {
+    for (const { where, text } of allTexts()) {
+      const ours = words(text).join(' ');
+      for (const sentence of SOURCE_SENTENCES) expect(ours.includes(words(sentence).join(' ')), `${where} contains "${sentence}"`).toBe(false);
+    }
+  });
+
+  it('shares no run of six words with those sentences', () => {
+    const RUN = 6;
+    const runs = new Set<string>();
+    for (const sentence of SOURCE_SENTENCES) {
+      const w = words(sentence);
+      for (let i = 0; i + RUN <= w.length; i++) runs.add(w.slice(i, i + RUN).join(' '));
+    }
+    for (const { where, text } of allTexts()) {
+      const w = words(text);
+      for (let i = 0; i + RUN <= w.length; i++) {
+        const run = w.slice(i, i + RUN).join(' ');
+        expect(runs.has(run), `${where} repeats "${run}"`).toBe(false);
+      }
+    }
+  });
+
+  it('uses revision placeholders only where a revision goes, and only after a tool result exists', () => {
+    for (const lesson of LESSONS) {
+      let toolResults = 0;
+      for (const action of [...lesson.setup, ...lesson.steps.flatMap((step) => step.doItForMe)]) {
+        if (action.do !== 'tool') continue;
+        for (const [key, value] of Object.entries(action.args)) {
+          if (value === '$latest' || value === '$previous') {
+            expect(key, lesson.id).toBe('expectedRevision');
+            expect(toolResults, `${lesson.id}: ${value} before enough tool results`).toBeGreaterThanOrEqual(value === '$latest' ? 1 : 2);
+          }
+        }
+        toolResults++;
+      }
+    }
+  });
+});
+
+// ---- replaying "Do it for me" against the real host ----
+
+let dbCounter = 0;
+const opened: { store: JournalStore; name: string }[] = [];
+
+afterEach(async () => {
+  const names = new Set(opened.map((entry) => entry.name));
+  for (const { store } of opened.splice(0)) store.close();
+  for (const name of names) {
+    await new Promise<void>((resolve) => {
+      const request = indexedDB.deleteDatabase(name);
+      request.onsuccess = () => resolve();
+      request.onerror = () => resolve();
+      request.onblocked = () => resolve();
+    });
+  }
+});
+
+function isHumanMutation(line: string): boolean {
+  const slash = splitSlashCommand(line.trim());
+  if (!slash || slash.name !== 'seeds') return false;
+  const command = parseSeedsArgs(slash.args);
+  return command.kind === 'reservation' || command.kind === 'grant';
+}
+
+/**
+ * The page, reduced to what the tutorial sees: it performs lesson actions through the host the
+ * way `app/actions.ts` does and records facts where `Playground` records them.
+ */
+class SimulatedPage {
+  private facts: StampedFact[] = [];
+  private seq = 0;
+  private dialog: { change: DeskChange; revision: string } | null = null;
+  private pendingApproval: { callId: string; args: string } | null = null;
+  private compareWith: string | null = null;
+  private comparison: ComparisonView | null = null;
+  private journalFilter = '';
+  private sessionId = '';
+
+  constructor(
+    private readonly host: PlaygroundHost,
+    private readonly store: JournalStore,
+  ) {
+    this.sessionId = host.sessionId;
+  }
+
+  get nextSeq(): number {
+    return this.seq + 1;
+  }
+
+  private note(fact: Fact): void {
+    this.facts.push({ ...fact, seq: ++this.seq } as StampedFact);
+  }
+
+  async observed(from: number): Promise<Observed> {
+    const journal = this.host.currentJournal();
+    if (this.host.sessionId !== this.sessionId) {
+      // The page drops a comparison when the session changes.
+      this.sessionId = this.host.sessionId;
+      this.comparison = null;
+      this.compareWith = null;
+    }
+    if (this.compareWith !== null) this.comparison = compareBranches(journal, journal.leafId, asEntryId(this.compareWith)) as unknown as ComparisonView;
+    return {
+      view: this.host.view(),
+      facts: this.facts.filter((fact) => fact.seq >= from),
+      journalFilter: this.journalFilter,
+      comparison: this.comparison,
+      treeRows: flattenTree(journal) as unknown as TreeRowView[],
+      sessionCount: (await this.host.listSessions()).length,
+    };
+  }
+
+  private toolRevisions(): string[] {
+    const revisions: string[] = [];
+    for (const fact of this.facts) {
+      if (fact.kind !== 'tool' || fact.outcome.kind !== 'result') continue;
+      const revision = fact.outcome.details?.revision;
+      if (revision && revisions.at(-1) !== revision) revisions.push(revision);
+    }
+    return revisions;
+  }
+
+  private async callTool(args: string): Promise<ToolCallOutcome> {
+    const outcome = await this.host.callTool(args, false);
+    if (outcome.kind === 'approval') this.pendingApproval = { callId: outcome.callId, args };
+    else this.note({ kind: 'tool', args, outcome });
+    return outcome;
+  }
+
+  async perform(action: LessonAction): Promise<void> {
+    switch (action.do) {
+      case 'line': {
+        if (isHumanMutation(action.text)) {
+          const outcome = await this.host.runLine(action.text);
+          if (outcome.kind === 'confirm') {
+            this.dialog = { change: outcome.change, revision: outcome.revision };
+            this.note({ kind: 'dialog-opened', change: outcome.change });
+          } else if (outcome.kind === 'refused') this.note({ kind: 'refused', code: outcome.code, via: 'line' });
+          return;
+        }
+        const outcome = await this.host.runLine(action.text);
+        if (outcome.kind === 'answer') this.note({ kind: 'answer', text: outcome.text });
+        if (outcome.kind === 'said') this.note({ kind: 'said', text: action.text });
+        if (outcome.kind === 'refused') this.note({ kind: 'refused', code: outcome.code, via: 'line' });
+        return;
+      }
+      case 'confirm': {
+        const dialog = this.requireDialog();
+        const outcome = await this.host.commitHumanChange(dialog.change, asRevision(dialog.revision));
+        if (outcome.kind === 'committed') this.note({ kind: 'committed', change: dialog.change, via: 'dialog' });
+        if (outcome.kind === 'refused') this.note({ kind: 'refused', code: outcome.code, via: 'dialog' });
+        if (outcome.kind === 'failed') this.note({ kind: 'storage-failed', text: outcome.message });
+        return;
+      }
+      case 'cancel':
+        this.note({ kind: 'cancelled', change: this.requireDialog().change });
+        return;
+      case 'meanwhile-reserve': {
+        const outcome = await this.host.meanwhileReserve('basil-genovese', 1);
+        this.note({ kind: 'meanwhile', what: 'reserve' });
+        if (outcome.kind === 'committed') this.note({ kind: 'committed', change: { kind: 'reservation', action: 'reserve', id: 'basil-genovese', packets: 1 }, via: 'meanwhile' });
+        return;
+      }
+      case 'meanwhile-step-back':
+        this.host.stepBack();
+        this.note({ kind: 'meanwhile', what: 'step-back' });
+        return;
+      case 'tool': {
+        const revisions = this.toolRevisions();
+        const fill = (value: unknown): unknown => (value === '$latest' ? (revisions.at(-1) ?? value) : value === '$previous' ? (revisions.at(-2) ?? value) : value);
+        await this.callTool(JSON.stringify(Object.fromEntries(Object.entries(action.args).map(([key, value]) => [key, fill(value)]))));
+        return;
+      }
+      case 'approve':
+      case 'deny': {
+        const pending = this.pendingApproval;
+        if (!pending) throw new Error('No approval prompt is waiting.');
+        this.pendingApproval = null;
+        this.note({ kind: 'tool', args: pending.args, outcome: await this.host.answerApproval(pending.callId, action.do === 'approve') });
+        return;
+      }
+      case 'policy':
+        this.host.setApprovalPolicy(action.value);
+        this.note({ kind: 'policy', value: action.value });
+        return;
+      case 'interactive':
+        this.host.setInteractive(action.value);
+        this.note({ kind: 'interactive', value: action.value });
+        return;
+      case 'filter-journal':
+        this.journalFilter = action.text;
+        return;
+      case 'reopen':
+        await this.host.reopen();
+        this.note({ kind: 'reopened' });
+        return;
+      case 'branch-from': {
+        const row = flattenTree(this.host.currentJournal()).find((candidate) => candidate.text.includes(action.text));
+        if (!row) throw new Error(`No entry shows "${action.text}".`);
+        this.navigate(row.id);
+        return;
+      }
+      case 'branch-before-last-reservation': {
+        const last = [...flattenTree(this.host.currentJournal())].reverse().find((row) => row.isSeedDesk && row.onActivePath);
+        if (!last?.parentId) throw new Error('No reservation on this branch to go back before.');
+        this.navigate(last.parentId);
+        return;
+      }
+      case 'compare-with-other-branch': {
+        const other = [...flattenTree(this.host.currentJournal())].reverse().find((row) => row.isSeedDesk && !row.onActivePath);
+        if (!other) throw new Error('No seed desk entry on another branch.');
+        this.compareWith = other.id;
+        return;
+      }
+      case 'try-other-revision': {
+        const { comparison } = await this.observed(this.nextSeq);
+        if (!comparison) throw new Error('Nothing is being compared.');
+        const revision = comparison.right.revision;
+        const change: DeskChange = { kind: 'reservation', action: 'reserve', id: 'bean-scarlet', packets: 1 };
+        if (this.host.view().agentEnabled) {
+          const outcome = await this.callTool(JSON.stringify({ op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: revision }));
+          if (outcome.kind === 'result' && outcome.details?.code) this.note({ kind: 'refused', code: outcome.details.code, via: 'compare' });
+        } else {
+          const outcome = await this.host.commitHumanChange(change, asRevision(revision));
+          if (outcome.kind === 'refused') this.note({ kind: 'refused', code: outcome.code, via: 'compare' });
+          if (outcome.kind === 'committed') this.note({ kind: 'committed', change, via: 'dialog' });
+        }
+        return;
+      }
+      case 'new-session':
+        await this.host.newSession();
+        this.note({ kind: 'new-session' });
+        return;
+      case 'twin-tab':
+        await this.twinTab();
+        return;
+      case 'fail-next-write':
+        this.host.injectFault('abort');
+        return;
+      case 'closing-answer':
+        this.note({ kind: 'closing-answer', value: action.value });
+        return;
+    }
+  }
+
+  /** A second host on the same database, standing before this tab's last reservation (as `runTwinTab`). */
+  private async twinTab(): Promise<void> {
+    await this.store.setLastSession(this.host.sessionId);
+    const twin = await PlaygroundHost.start(this.store, seededIdSource(4242 + dbCounter));
+    twin.onAppended = (sessionId, entries) => {
+      if (this.host.adoptForeign(sessionId, entries)) this.note({ kind: 'foreign-append' });
+    };
+    const lastDesk = [...twin.view().branch].reverse().find((item) => item.role === 'seed-desk');
+    const parent = lastDesk ? (this.host.currentJournal().get(lastDesk.id)?.parentId ?? null) : null;
+    if (parent) twin.navigate(asEntryId(parent));
+    const outcome = await twin.commitHumanChange({ kind: 'reservation', action: 'reserve', id: 'marigold-french', packets: 3 }, asRevision(twin.view().revision));
+    if (outcome.kind !== 'committed') throw new Error(`The twin tab could not reserve: ${JSON.stringify(outcome)}`);
+  }
+
+  private navigate(entryId: string): void {
+    this.host.navigate(asEntryId(entryId));
+    this.note({ kind: 'navigated', entryId });
+  }
+
+  private requireDialog(): { change: DeskChange; revision: string } {
+    if (!this.dialog) throw new Error('No dialog is open.');
+    const dialog = this.dialog;
+    this.dialog = null;
+    return dialog;
+  }
+}
+
+async function openPage(): Promise<SimulatedPage> {
+  const name = `lessons-test-${++dbCounter}`;
+  const store = await JournalStore.open(name);
+  opened.push({ store, name });
+  const host = await PlaygroundHost.start(store, seededIdSource(100 + dbCounter));
+  return new SimulatedPage(host, store);
+}
+
+/** "Reset lesson", then every step: not done before its actions, done after them. */
+async function replay(page: SimulatedPage, lesson: Lesson): Promise<void> {
+  for (const action of [{ do: 'new-session' } as const, ...lesson.setup]) await page.perform(action);
+  for (const step of lesson.steps) {
+    const start = page.nextSeq;
+    const before = checkStep(step, await page.observed(start));
+    expect(before.done, `${lesson.id}/${step.id} ticks before anything was done`).toBe(false);
+    expect(before.whyNot, `${lesson.id}/${step.id}`).toMatch(/\S/);
+    for (const action of step.doItForMe) await page.perform(action);
+    const after = checkStep(step, await page.observed(start));
+    expect(after, `${lesson.id}/${step.id}: ${after.whyNot ?? ''}`).toEqual({ done: true, whyNot: null });
+  }
+}
+
+describe('"Do it for me" reaches every checkpoint', () => {
+  it('replays all six lessons in order in one playground', async () => {
+    const page = await openPage();
+    for (const lesson of LESSONS) await replay(page, lesson);
+  });
+
+  it.each(LESSONS.map((lesson) => [lesson.id, lesson] as const))('replays %s after another lesson left the host headless with approval denied', async (_id, lesson) => {
+    const page = await openPage();
+    await page.perform({ do: 'interactive', value: false });
+    await page.perform({ do: 'policy', value: 'deny' });
+    await replay(page, lesson);
+  });
+});
