@@ -15,6 +15,7 @@ async function lessonShape(page: Page): Promise<number[]> {
 
 for (const theme of ['light', 'dark'] as const) {
   test(`axe finds no violations on each lesson's first and last step (${theme} theme)`, async ({ page }) => {
+    test.setTimeout(120_000);
     await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
     await openPlayground(page);
     await page.getByRole('radio', { name: theme }).check();
