@@ -11,7 +11,8 @@ export interface ReservationRequest {
   /** Unknown on purpose: the domain validates the target itself, whatever the caller checked. */
   readonly id: unknown;
   readonly packets: unknown;
-  readonly expectedRevision: string;
+  /** Unknown too: only the exact current revision string passes. */
+  readonly expectedRevision: unknown;
   readonly actor: Actor;
 }
 
@@ -75,11 +76,9 @@ export function decideReservation(state: BranchState, request: ReservationReques
   return applyReservation(state.snapshot, request.action, request.id, request.packets);
 }
 
-export function staleRefusal(expected: string, state: BranchState): Refusal {
-  return refusal(
-    'stale-revision',
-    `This was decided on revision ${expected}, but the branch is now at ${state.revision}. Nothing was changed.`,
-  );
+export function staleRefusal(expected: unknown, state: BranchState): Refusal {
+  const decidedOn = typeof expected === 'string' ? `revision ${expected}` : 'something that is not a revision string';
+  return refusal('stale-revision', `This was decided on ${decidedOn}, but the branch is now at ${state.revision}. Nothing was changed.`);
 }
 
 function applyReservation(snapshot: Snapshot, action: ReservationAction, id: FixtureId, packets: number): Decision {

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import './zodSetup';
+import * as z from 'zod/mini';
 import { FIXTURE, FIXTURE_IDS, type FixtureId, isFixtureId, fixtureItem } from './fixture';
 
 /**
@@ -27,22 +28,24 @@ export const SnapshotSchema = z
     agentEnabled: z.boolean(),
     quantities: z.record(z.string(), z.number()),
   })
-  .superRefine((value, ctx) => {
-    for (const [key, count] of Object.entries(value.quantities)) {
-      if (!isFixtureId(key)) {
-        ctx.addIssue({ code: 'custom', path: ['quantities', key], message: `"${key}" is not a fixture id` });
-        continue;
+  .check(
+    z.superRefine((value, ctx) => {
+      for (const [key, count] of Object.entries(value.quantities)) {
+        if (!isFixtureId(key)) {
+          ctx.addIssue({ code: 'custom', path: ['quantities', key], message: `"${key}" is not a fixture id` });
+          continue;
+        }
+        const packets = fixtureItem(key).packets;
+        if (!Number.isSafeInteger(count) || count < 0 || count > packets) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['quantities', key],
+            message: `${key} holds ${count}, which is not a whole number from 0 to ${packets}`,
+          });
+        }
       }
-      const packets = fixtureItem(key).packets;
-      if (!Number.isSafeInteger(count) || count < 0 || count > packets) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['quantities', key],
-          message: `${key} holds ${count}, which is not a whole number from 0 to ${packets}`,
-        });
-      }
-    }
-  });
+    }),
+  );
 
 export type SnapshotParse = { ok: true; snapshot: Snapshot } | { ok: false; problem: string };
 

@@ -1,3 +1,4 @@
+import '../zodSetup';
 import * as z from 'zod/mini';
 import { isRefusalCode, type RefusalCode } from '../refusal';
 import type { ToolDetails, ToolResult } from '../tool/seedDeskTool';

@@ -10,7 +10,7 @@ export const SEEDS_USAGE = [
 
 export type SeedsCommand =
   | { readonly kind: 'query'; readonly family?: string }
-  | { readonly kind: 'reservation'; readonly action: ReservationAction; readonly id: string; readonly packets: number; readonly packetsText: string }
+  | { readonly kind: 'reservation'; readonly action: ReservationAction; readonly id: string; readonly packets: number | string; readonly packetsText: string }
   | { readonly kind: 'grant'; readonly enabled: boolean }
   | { readonly kind: 'usage'; readonly message: string };
 
@@ -22,11 +22,12 @@ export function splitSlashCommand(line: string): { name: string; args: string } 
 }
 
 /**
- * Counts are passed on as numbers whatever they are (`1.5`, `-1`, `abc` → NaN) so the domain,
- * not the parser, refuses them with invalid-quantity: the command and the tool share one judge.
+ * A count written as plain digits becomes a number; anything else (`1.5`, `-1`, `+1`, `1e3`,
+ * `abc`) is passed on as the text it was, so the domain, not the parser, refuses it with
+ * invalid-quantity and can quote it: the command and the tool share one judge.
  */
-function toCount(text: string): number {
-  return /^[+-]?\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
+function toCount(text: string): number | string {
+  return /^\d+$/.test(text) ? Number(text) : text;
 }
 
 const usage = (problem: string): SeedsCommand => ({ kind: 'usage', message: `${problem}\n${SEEDS_USAGE}` });

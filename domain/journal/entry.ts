@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import '../zodSetup';
+import * as z from 'zod/mini';
 import type { EntryId, SessionId } from '../ids';
 import { SEED_DESK_CUSTOM_TYPE } from '../snapshot';
 
@@ -11,12 +12,12 @@ export const CURRENT_SESSION_VERSION = 3;
  */
 export const SessionHeaderSchema = z.looseObject({
   type: z.literal('session'),
-  id: z.string().min(1),
-  version: z.number().optional(),
-  timestamp: z.string().optional(),
-  cwd: z.string().optional(),
-  title: z.string().optional(),
-  parentSession: z.string().optional(),
+  id: z.string().check(z.minLength(1)),
+  version: z.optional(z.number()),
+  timestamp: z.optional(z.string()),
+  cwd: z.optional(z.string()),
+  title: z.optional(z.string()),
+  parentSession: z.optional(z.string()),
 });
 
 export type SessionHeader = z.infer<typeof SessionHeaderSchema> & { readonly id: SessionId };
@@ -26,9 +27,12 @@ export type SessionHeader = z.infer<typeof SessionHeaderSchema> & { readonly id:
  * types this playground does not know (they are shown, never dropped).
  */
 export const EntryBaseSchema = z.looseObject({
-  type: z.string().min(1).refine((type) => type !== 'session', 'a second session header is not an entry'),
-  id: z.string().min(1),
-  parentId: z.string().min(1).nullable(),
+  type: z.string().check(
+    z.minLength(1),
+    z.refine((type) => type !== 'session', 'a second session header is not an entry'),
+  ),
+  id: z.string().check(z.minLength(1)),
+  parentId: z.nullable(z.string().check(z.minLength(1))),
   timestamp: z.string(),
 });
 

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import '../zodSetup';
+import * as z from 'zod/mini';
 import { freshEntryId, type IdSource } from '../ids';
 import {
   CURRENT_SESSION_VERSION,
@@ -36,7 +37,10 @@ type Parsed = { ok: true; value: unknown } | { ok: false; problem: string };
 
 /** What a v1 (pre-tree) line must hold to become an entry once it is given an id and a parent. */
 const V1EntrySchema = z.looseObject({
-  type: z.string().min(1).refine((type) => type !== 'session', 'a second session header is not an entry'),
+  type: z.string().check(
+    z.minLength(1),
+    z.refine((type) => type !== 'session', 'a second session header is not an entry'),
+  ),
   timestamp: z.string(),
 });
 
@@ -239,7 +243,7 @@ function describeKind(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-function describeIssue(error: z.ZodError): string {
+function describeIssue(error: z.core.$ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'invalid entry';
   const key = issue.path.map(String).join('.');

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { seedDeskJsonSchema } from './jsonSchema';
 import {
   checkSeedDeskArgs,
   SEED_DESK_APPROVAL_TIER,
   SEED_DESK_OPS,
   SEED_DESK_TOOL_DESCRIPTION,
   SEED_DESK_TOOL_NAME,
-  seedDeskJsonSchema,
+
 } from './schema';
 
 const ACT = { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: 's:root' } as const;

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import '../zodSetup';
+import * as z from 'zod/mini';
 
 export const SEED_DESK_TOOL_NAME = 'seed_desk';
 /** Host approval tier, declared for every op: the tool mixes reads and writes. */
@@ -10,21 +11,21 @@ export const SEED_DESK_APPROVAL_TIER = 'write';
  * well-formed but wrong call reaches the domain and comes back as a named refusal.
  */
 export const SeedDeskArgsSchema = z.discriminatedUnion('op', [
-  z.strictObject({ op: z.literal('discover').describe('Explain the operations, what act needs, and the current revision.') }),
+  z.strictObject({ op: z.literal('discover').check(z.describe('Explain the operations, what act needs, and the current revision.')) }),
   z.strictObject({
-    op: z.literal('query').describe('List every item with its available and reserved packets, and the revision.'),
-    family: z.string().optional().describe('Only items of this exact family (basil, bean, marigold).'),
+    op: z.literal('query').check(z.describe('List every item with its available and reserved packets, and the revision.')),
+    family: z.optional(z.string().check(z.describe('Only items of this exact family (basil, bean, marigold).'))),
   }),
   z.strictObject({
-    op: z.literal('inspect').describe('Show one item by its exact id.'),
-    id: z.string().describe('An exact item id from a query result.'),
+    op: z.literal('inspect').check(z.describe('Show one item by its exact id.')),
+    id: z.string().check(z.describe('An exact item id from a query result.')),
   }),
   z.strictObject({
-    op: z.literal('act').describe('Reserve or release packets; needs the human grant and the latest revision.'),
+    op: z.literal('act').check(z.describe('Reserve or release packets; needs the human grant and the latest revision.')),
     action: z.enum(['reserve', 'release']),
-    id: z.string().describe('An exact item id from a query result.'),
-    packets: z.number().describe('A positive whole number of packets.'),
-    expectedRevision: z.string().describe('The revision returned by your latest query or act, copied exactly.'),
+    id: z.string().check(z.describe('An exact item id from a query result.')),
+    packets: z.number().check(z.describe('A positive whole number of packets.')),
+    expectedRevision: z.string().check(z.describe('The revision returned by your latest query or act, copied exactly.')),
   }),
 ]);
 
@@ -32,8 +33,6 @@ export type SeedDeskArgs = z.infer<typeof SeedDeskArgsSchema>;
 export type SeedDeskOp = SeedDeskArgs['op'];
 export const SEED_DESK_OPS: readonly SeedDeskOp[] = ['discover', 'query', 'inspect', 'act'];
 
-/** The portable form for the real host, whose tool parameters are JSON Schema objects. */
-export const seedDeskJsonSchema = z.toJSONSchema(SeedDeskArgsSchema);
 
 export const SEED_DESK_TOOL_DESCRIPTION = [
   'Reserve and release fictional seed packets on the current branch of this conversation.',

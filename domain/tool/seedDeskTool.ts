@@ -101,10 +101,9 @@ export function planSeedDeskCall(raw: unknown, state: BranchState): ToolPlan {
   if (action !== 'reserve' && action !== 'release') {
     return { kind: 'error', message: 'seed_desk act: action must be "reserve" or "release".' };
   }
-  const expected = raw['expectedRevision'];
   const decision = decideReservation(
     state,
-    { action, id: raw['id'], packets: raw['packets'], expectedRevision: typeof expected === 'string' ? expected : String(expected), actor: 'agent' },
+    { action, id: raw['id'], packets: raw['packets'], expectedRevision: raw['expectedRevision'], actor: 'agent' },
     { interactive: false },
   );
   if (!decision.ok) return { kind: 'answer', result: refusalResult('act', decision.refusal, state) };

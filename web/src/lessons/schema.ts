@@ -1,3 +1,4 @@
+import '$domain/zodSetup';
 import * as z from 'zod/mini';
 
 /**

@@ -10,7 +10,7 @@ import { toSessionJsonl } from '$domain/journal/exportJsonl';
 import { parseSessionJsonl } from '$domain/journal/importJsonl';
 import { SessionJournal } from '$domain/journal/journal';
 import type { BranchState } from '$domain/reconstruct';
-import type { Refusal } from '$domain/refusal';
+import { refusal, type Refusal } from '$domain/refusal';
 import { deskRows, SEED_DESK_CUSTOM_TYPE } from '$domain/snapshot';
 import type { DeskChange, EventLogItem, HostView, ImportReport, LineOutcome, CommitOutcomeView, BranchItem, SessionSummary, ToolCallOutcome } from '../protocol/messages';
 import { DENIED_BY_USER, gateToolCall, type ApprovalPolicy } from './toolGate';
@@ -131,8 +131,12 @@ export class PlaygroundHost {
         return { kind: 'usage', text: command.message };
       case 'query':
         return this.query(state, command.family);
-      case 'reservation':
+      case 'reservation': {
+        // Judge the raw count first: only a valid one becomes a change a dialog can show.
+        const decision = decideReservation(state, { action: command.action, id: command.id, packets: command.packets, expectedRevision: state.revision, actor: 'human' }, { interactive: this.interactive });
+        if (!decision.ok || typeof command.packets !== 'number') return this.refused(decision.ok ? invalidCount(command.packetsText) : decision.refusal);
         return this.prepare({ kind: 'reservation', action: command.action, id: command.id, packets: command.packets }, state);
+      }
       case 'grant':
         return this.prepare({ kind: 'grant', enabled: command.enabled }, state);
     }
@@ -555,6 +559,10 @@ function errorToolResult(message: string): ToolResult {
 
 function errorResult(message: string): ToolResult & { isError: boolean } {
   return { ...errorToolResult(message), isError: true };
+}
+
+function invalidCount(text: string): Refusal {
+  return refusal('invalid-quantity', `"${text}" is not a positive whole number of packets.`);
 }
 
 function decideChange(change: DeskChange, state: BranchState, expectedRevision: string, interactive: boolean): Decision {

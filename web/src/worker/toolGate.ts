@@ -48,10 +48,11 @@ export function gateToolCall(args: unknown, options: GateOptions): GateVerdict {
   return { kind: 'run' };
 }
 
+/** Arguments may be anything (a BigInt, an own non-function toString): describing them must not throw. */
 function safeJson(value: unknown): string {
   try {
-    return JSON.stringify(value) ?? String(value);
+    return JSON.stringify(value) ?? typeof value;
   } catch {
-    return String(value);
+    return `(arguments that cannot be shown as JSON: ${typeof value})`;
   }
 }
