@@ -78,6 +78,7 @@ export class Playground {
 
   constructor(worker: Worker) {
     this.client = new WorkerClient(worker);
+    this.client.onNotice = (text) => (this.error = text);
     this.client.onPush = (view, sessionsChanged) => {
       if (!sessionsChanged) this.note({ kind: 'foreign-append' });
       this.noteView(view, sessionsChanged);
@@ -226,9 +227,10 @@ export class Playground {
     this.note({ kind: 'interactive', value: interactive });
   }
 
-  async failNextWrite(fault: 'abort' | 'quota'): Promise<void> {
+  async failNextWrite(fault: 'abort' | 'quota' | 'close'): Promise<void> {
     await this.call({ type: 'injectFault', fault });
-    this.print('info', `The next storage transaction will fail (${fault === 'abort' ? 'aborted' : 'quota exceeded'}).`);
+    const how = { abort: 'aborted', quota: 'quota exceeded', close: 'the database closed underneath it' }[fault];
+    this.print('info', `The next storage transaction will fail (${how}).`);
   }
 
   async refreshJournal(): Promise<void> {

@@ -22,6 +22,7 @@ export class WorkerClient {
   private nextId = 1;
   /** A view the worker pushed on its own (another tab appended, or the sessions changed). */
   onPush: ((view: HostView, sessionsChanged: boolean) => void) | null = null;
+  onNotice: ((text: string) => void) | null = null;
   private readonly progress = new Map<number, (phase: string, done: number, total: number) => void>();
   private readonly pending = new Map<number, { type: RequestType; resolve: (answer: Answer<RequestType>) => void; reject: (error: Error) => void }>();
 
@@ -53,6 +54,10 @@ export class WorkerClient {
     const response = parsed.data;
     if (response.kind === 'push') {
       this.onPush?.(response.view, response.sessionsChanged);
+      return;
+    }
+    if (response.kind === 'notice') {
+      this.onNotice?.(response.text);
       return;
     }
     if (response.kind === 'progress') {

@@ -204,7 +204,7 @@ export const RequestBodySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('navigate'), entryId: z.string() }),
   z.object({ type: z.literal('reopen') }),
   z.object({ type: z.literal('setInteractive'), interactive: z.boolean() }),
-  z.object({ type: z.literal('injectFault'), fault: z.nullable(z.enum(['abort', 'quota'])) }),
+  z.object({ type: z.literal('injectFault'), fault: z.nullable(z.enum(['abort', 'quota', 'close'])) }),
   z.object({ type: z.literal('journal'), filter: z.string() }),
   z.object({ type: z.literal('sessions') }),
   z.object({ type: z.literal('newSession') }),
@@ -255,6 +255,8 @@ export const WorkerMessageSchema = z.union([
   z.object({ kind: z.literal('response'), id: z.number(), ok: z.literal(false), error: z.string(), view: z.nullable(HostViewSchema) }),
   z.object({ kind: z.literal('push'), view: HostViewSchema, sessionsChanged: z.boolean() }),
   z.object({ kind: z.literal('progress'), id: z.number(), phase: z.string(), done: z.number(), total: z.number() }),
+  /** Something the page should say while the worker cannot answer yet (a blocked open). */
+  z.object({ kind: z.literal('notice'), text: z.string() }),
 ]);
 export type WorkerMessage = z.infer<typeof WorkerMessageSchema>;
 

@@ -332,10 +332,23 @@ export class PlaygroundHost {
     this.notice = this.journal.leafIsTransient() ? transientNotice(entryId) : null;
   }
 
+  /**
+   * The database connection is gone (another tab upgraded or deleted it, or the browser closed
+   * it). What this tab shows stays in memory; writes stop until a reopen reconnects.
+   */
+  storageLost(reason: string): void {
+    this.writeFailure = reason;
+    this.notify('error', `${reason} Writes are stopped; reopen the session (or reload the tab) to continue.`);
+  }
+
   async reopen(): Promise<void> {
     const wasTransient = this.journal.leafIsTransient();
+    await this.store.reconnect();
     const reloaded = await loadJournal(this.store, this.sessionId);
-    if (!reloaded) throw new StorageFailure(`Session ${this.sessionId} is no longer in the database.`);
+    if (!reloaded) {
+      this.writeFailure = `Session ${this.sessionId} is no longer in the database (another tab may have deleted the database). Start a new session, or import an exported file.`;
+      throw new StorageFailure(this.writeFailure);
+    }
     this.journal = reloaded;
     this.writeFailure = null;
     if (this.pendingApproval) {

@@ -60,7 +60,30 @@ type Scope = ('sessions' | 'entries')[];
 const BOTH: Scope = [SESSIONS, ENTRIES];
 const ENTRIES_ONLY: Scope = [ENTRIES];
 
-export type StoreFault = 'abort' | 'quota';
+export type StoreFault = 'abort' | 'quota' | 'close';
+
+export interface StoreHooks {
+  /** The connection is gone for good until a reconnect; writes must stop. */
+  readonly onLost?: (reason: string) => void;
+  /** Opening waits for another tab to let go of an older connection. */
+  readonly onBlocked?: () => void;
+}
+
+function connect(name: string, events: { blocking: () => void; terminated: () => void; blocked: () => void }): Promise<IDBPDatabase<PlaygroundDB>> {
+  return openDB<PlaygroundDB>(name, DB_VERSION, {
+    upgrade(database) {
+      database.createObjectStore(SESSIONS, { keyPath: 'id' });
+      const entries = database.createObjectStore(ENTRIES, { keyPath: 'seq', autoIncrement: true });
+      entries.createIndex(BY_ID, ['sessionId', 'id'], { unique: true });
+      entries.createIndex(BY_PARENT, ['sessionId', 'parentKey']);
+      entries.createIndex(BY_SESSION, ['sessionId', 'seq']);
+      database.createObjectStore(META);
+    },
+    blocking: events.blocking,
+    terminated: events.terminated,
+    blocked: events.blocked,
+  });
+}
 
 export class StorageFailure extends Error {
   constructor(message: string, cause?: unknown) {
@@ -85,27 +108,68 @@ export type CommitOutcome<R> =
 export class JournalStore {
   private fault: StoreFault | null = null;
 
-  private constructor(private readonly db: IDBPDatabase<PlaygroundDB>) {}
+  private db: IDBPDatabase<PlaygroundDB> | null;
+  /** Why the connection is gone (another tab upgraded or deleted the database, the browser closed it). */
+  private lost: string | null = null;
 
-  static async open(name = DB_NAME, hooks: { onVersionChange?: () => void } = {}): Promise<JournalStore> {
-    const db = await openDB<PlaygroundDB>(name, DB_VERSION, {
-      upgrade(database) {
-        database.createObjectStore(SESSIONS, { keyPath: 'id' });
-        const entries = database.createObjectStore(ENTRIES, { keyPath: 'seq', autoIncrement: true });
-        entries.createIndex(BY_ID, ['sessionId', 'id'], { unique: true });
-        entries.createIndex(BY_PARENT, ['sessionId', 'parentKey']);
-        entries.createIndex(BY_SESSION, ['sessionId', 'seq']);
-        database.createObjectStore(META);
-      },
-      blocking() {
-        hooks.onVersionChange?.();
-      },
+  private constructor(
+    db: IDBPDatabase<PlaygroundDB>,
+    private readonly name: string,
+    private readonly hooks: StoreHooks,
+  ) {
+    this.db = db;
+  }
+
+  static async open(name = DB_NAME, hooks: StoreHooks = {}): Promise<JournalStore> {
+    let store: JournalStore | null = null;
+    const db = await connect(name, {
+      blocking: () => store?.loseConnection('Another tab is upgrading or deleting the playground database, so this tab let go of it.'),
+      terminated: () => store?.loseConnection('The browser closed the database connection (storage was cleared or the disk failed).'),
+      blocked: () => hooks.onBlocked?.(),
     });
-    return new JournalStore(db);
+    store = new JournalStore(db, name, hooks);
+    return store;
+  }
+
+  /** Opens the connection again after it was lost: a reopen's first step. */
+  async reconnect(): Promise<void> {
+    if (this.db && !this.lost) return;
+    this.db?.close();
+    try {
+      this.db = await connect(this.name, {
+        blocking: () => this.loseConnection('Another tab is upgrading or deleting the playground database, so this tab let go of it.'),
+        terminated: () => this.loseConnection('The browser closed the database connection (storage was cleared or the disk failed).'),
+        blocked: () => this.hooks.onBlocked?.(),
+      });
+      this.lost = null;
+    } catch (error) {
+      this.db = null;
+      const reason =
+        error instanceof DOMException && error.name === 'VersionError'
+          ? 'The database was upgraded by a newer version of the playground in another tab. Reload this tab to get that version.'
+          : describeStorageError(error);
+      this.lost = reason;
+      throw new StorageFailure(reason, error);
+    }
   }
 
   close(): void {
-    this.db.close();
+    this.db?.close();
+    this.db = null;
+    this.lost = this.lost ?? 'The database connection was closed.';
+  }
+
+  private loseConnection(reason: string): void {
+    // Let go at once: the other tab's upgrade or deletion waits for every connection to close.
+    this.db?.close();
+    this.db = null;
+    this.lost = reason;
+    this.hooks.onLost?.(reason);
+  }
+
+  private connection(): IDBPDatabase<PlaygroundDB> {
+    if (!this.db) throw new StorageFailure(this.lost ?? 'The database is not open.');
+    return this.db;
   }
 
   /** Test-only switch: the next write transaction fails after doing its writes. */
@@ -114,37 +178,37 @@ export class JournalStore {
   }
 
   async listSessions(): Promise<SessionRecord[]> {
-    const all = await this.db.getAll(SESSIONS);
+    const all = await this.connection().getAll(SESSIONS);
     return all.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
   async countEntries(sessionId: SessionId): Promise<number> {
-    return this.db.countFromIndex(ENTRIES, BY_SESSION, sessionRange(sessionId));
+    return this.connection().countFromIndex(ENTRIES, BY_SESSION, sessionRange(sessionId));
   }
 
   async getSession(id: SessionId): Promise<SessionRecord | undefined> {
-    return this.db.get(SESSIONS, id);
+    return this.connection().get(SESSIONS, id);
   }
 
   async lastSessionId(): Promise<SessionId | undefined> {
-    return (await this.db.get(META, LAST_SESSION_KEY)) as SessionId | undefined;
+    return (await this.connection().get(META, LAST_SESSION_KEY)) as SessionId | undefined;
   }
 
   async setLastSession(id: SessionId): Promise<void> {
-    await this.db.put(META, id, LAST_SESSION_KEY);
+    await this.connection().put(META, id, LAST_SESSION_KEY);
   }
 
   /** Entries of a session in append order: one index range read, no scan of other sessions. */
   async loadEntries(sessionId: SessionId): Promise<EntryRecord[]> {
-    return this.db.getAllFromIndex(ENTRIES, BY_SESSION, sessionRange(sessionId));
+    return this.connection().getAllFromIndex(ENTRIES, BY_SESSION, sessionRange(sessionId));
   }
 
   async getEntry(sessionId: SessionId, id: string): Promise<EntryRecord | undefined> {
-    return this.db.getFromIndex(ENTRIES, BY_ID, [sessionId, id]);
+    return this.connection().getFromIndex(ENTRIES, BY_ID, [sessionId, id]);
   }
 
   async childrenOf(sessionId: SessionId, id: EntryId | null): Promise<EntryRecord[]> {
-    return this.db.getAllFromIndex(ENTRIES, BY_PARENT, [sessionId, id ?? ROOT_PARENT]);
+    return this.connection().getAllFromIndex(ENTRIES, BY_PARENT, [sessionId, id ?? ROOT_PARENT]);
   }
 
   /** A new session with its first entries (import, fork), all or nothing. */
@@ -219,7 +283,7 @@ export class JournalStore {
       let mismatch = false;
       let tx: IDBTransaction | undefined;
       try {
-        const transaction = unwrap(this.db).transaction(scope, 'readwrite');
+        const transaction = unwrap(this.connection()).transaction(scope, 'readwrite');
         tx = transaction;
         const store = transaction.objectStore(ENTRIES);
         const head = leafId === null ? transaction.objectStore(SESSIONS).get(sessionId) : store.index(BY_ID).get([sessionId, leafId]);
@@ -300,12 +364,13 @@ export class JournalStore {
   }
 
   private async write<T>(work: (tx: WriteTx) => Promise<T>, scope: Scope = BOTH): Promise<T> {
-    const tx = this.db.transaction(scope, 'readwrite');
     const fault = this.fault;
     this.fault = null;
+    if (fault === 'close') this.loseConnection('The database connection was closed in the middle of a commit (injected for the demo).');
+    const tx = this.connection().transaction(scope, 'readwrite');
     try {
       const result = await work(tx);
-      if (fault) failDeliberately(tx, fault);
+      if (fault && fault !== 'close') failDeliberately(tx, fault);
       await tx.done;
       return result;
     } catch (error) {
@@ -370,7 +435,7 @@ function missingSession(sessionId: SessionId): string {
   return `Session ${sessionId} is not in the database (was it deleted in another tab?).`;
 }
 
-function failDeliberately(tx: WriteTx, fault: StoreFault): never {
+function failDeliberately(tx: WriteTx, fault: Exclude<StoreFault, 'close'>): never {
   tx.abort();
   throw fault === 'quota'
     ? new DOMException('The quota has been exceeded (injected for the demo).', 'QuotaExceededError')

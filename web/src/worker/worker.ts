@@ -15,9 +15,22 @@ import { JournalStore } from './store';
 const channel = new BroadcastChannel(BROADCAST_CHANNEL);
 const ROW_TEXT_LIMIT = 200;
 
+let lostBeforeStart: string | null = null;
+let onLost = (reason: string) => {
+  lostBeforeStart = reason;
+};
+
 const ready = (async () => {
-  const store = await JournalStore.open();
+  const store = await JournalStore.open(undefined, {
+    onLost: (reason) => onLost(reason),
+    onBlocked: () => post({ kind: 'notice', text: 'Waiting for another tab of the playground to let go of its database…' }),
+  });
   const host = await PlaygroundHost.start(store, cryptoIdSource);
+  onLost = (reason) => {
+    host.storageLost(reason);
+    post({ kind: 'push', view: host.view(), sessionsChanged: false });
+  };
+  if (lostBeforeStart) onLost(lostBeforeStart);
   host.onAppended = (sessionId, entries) => announce({ type: 'appended', sessionId, entries: [...entries] });
   host.onSessionsChanged = () => announce({ type: 'sessions-changed' });
   return host;
