@@ -25,6 +25,10 @@ export default defineConfig({
         '--disable-background-networking',
         '--disable-component-update',
         '--disable-sync',
+        // Two tabs in one test must both keep running at full speed (the two-tab and load specs).
+        '--disable-background-timer-throttling',
+        '--disable-backgrounding-occluded-windows',
+        '--disable-renderer-backgrounding',
       ],
     },
     screenshot: 'only-on-failure',

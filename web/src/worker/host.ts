@@ -21,6 +21,8 @@ const EVENT_LOG_LIMIT = 200;
 const BRANCH_VIEW_LIMIT = 400;
 const IMPORT_REPORT_LIMIT = 200;
 const JOURNAL_LINES_LIMIT = 500;
+const JOURNAL_LINE_LIMIT = 2000;
+const BRANCH_TEXT_LIMIT = 400;
 
 /**
  * The simulated host with the seed desk extension loaded. It owns the journal (memory mirror +
@@ -390,7 +392,8 @@ export class PlaygroundHost {
   journalLines(filter: string): { lineCount: number; matchCount: number; lines: string[] } {
     const lines = this.jsonlLines();
     const matches = filter.length === 0 ? lines : lines.filter((line) => line.includes(filter));
-    return { lineCount: lines.length, matchCount: matches.length, lines: matches.slice(-JOURNAL_LINES_LIMIT) };
+    // Filtered on the whole line, shown clipped: one 1 MB line must not freeze the page's layout.
+    return { lineCount: lines.length, matchCount: matches.length, lines: matches.slice(-JOURNAL_LINES_LIMIT).map((line) => clip(line, JOURNAL_LINE_LIMIT)) };
   }
 
   // ---- sessions ----
@@ -600,6 +603,11 @@ function describeChange(change: DeskChange, state: BranchState): string {
 const verbOf = (action: ReservationAction): string => (action === 'reserve' ? 'reserve' : 'release');
 const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
+/** Display text only: the journal keeps every character; the page shows a bounded piece. */
+function clip(text: string, limit: number): string {
+  return text.length <= limit ? text : `${text.slice(0, limit)}… (${(text.length - limit).toLocaleString('en')} more characters)`;
+}
+
 function transientNotice(leafId: EntryId | null): string {
   return `The leaf moved to ${leafId ?? 'the start of the session'} without appending anything. A reopen (or a reload) returns to the last appended entry unless you add something here.`;
 }
@@ -608,9 +616,9 @@ function branchItem(entry: JournalEntry, journal: SessionJournal): BranchItem {
   const base = { id: entry.id, type: entry.type, label: journal.labelOf(entry.id) ?? null };
   if (isSeedDeskEntry(entry)) {
     const data = entry['data'];
-    return { ...base, role: 'seed-desk', text: JSON.stringify(data), revision: journal.revision(entry.id) };
+    return { ...base, role: 'seed-desk', text: clip(JSON.stringify(data) ?? '', BRANCH_TEXT_LIMIT), revision: journal.revision(entry.id) };
   }
-  return { ...base, role: messageRole(entry) ?? entry.type, text: entryText(entry), revision: null };
+  return { ...base, role: messageRole(entry) ?? entry.type, text: clip(entryText(entry), BRANCH_TEXT_LIMIT), revision: null };
 }
 
 async function loadJournal(store: JournalStore, sessionId: SessionId): Promise<SessionJournal | null> {

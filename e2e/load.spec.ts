@@ -1,0 +1,55 @@
+import { expect, test, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { confirmReservation, expectDesk, openPlayground, run, tree } from './support';
+
+const ROUNDS = 100;
+
+/** One page's share of the load: alternate reserve and release of one packet, each confirmed. */
+async function commitOnce(page: Page, round: number, id: string): Promise<void> {
+  await confirmReservation(page, `/seeds ${round % 2 === 0 ? 'reserve' : 'release'} ${id} 1`);
+}
+
+test('two pages × 100 interleaved commits on one session: each appended once, a valid tree, each branch right', async ({ context, browser }) => {
+  test.setTimeout(240_000);
+  const first = await context.newPage();
+  await openPlayground(first);
+  await run(first, 'load starts here');
+  const second = await context.newPage();
+  await openPlayground(second);
+  await expect(tree(second).getByRole('treeitem').filter({ hasText: 'load starts here' })).toBeVisible();
+
+  const started = Date.now();
+  for (let round = 0; round < ROUNDS; round++) {
+    // Both tabs commit at the same moment, each on its own branch of the same session.
+    await Promise.all([commitOnce(first, round, 'bean-scarlet'), commitOnce(second, round, 'basil-genovese')]);
+  }
+  const seconds = (Date.now() - started) / 1000;
+  const throughput = (2 * ROUNDS) / seconds;
+  console.log(`load: ${2 * ROUNDS} commits in ${seconds.toFixed(1)} s = ${throughput.toFixed(1)} commits/s (two tabs, each commit confirmed through its dialog)`);
+  test.info().annotations.push({ type: 'throughput', description: `${throughput.toFixed(1)} commits/s` });
+
+  // Each page's branch holds exactly its own history: an even number of rounds nets to zero.
+  await expectDesk(first, 'bean-scarlet', 5, 0);
+  await expectDesk(first, 'basil-genovese', 8, 0);
+  await expectDesk(second, 'basil-genovese', 8, 0);
+  await expectDesk(second, 'bean-scarlet', 5, 0);
+
+  // Every commit landed exactly once: 200 seed desk entries, and the file imports as a valid tree.
+  const download = first.waitForEvent('download');
+  await first.getByRole('button', { name: 'Export session' }).click();
+  const path = await (await download).path();
+  const lines = readFileSync(path, 'utf8').split('\n').filter((line) => line.length > 0);
+  expect(lines.filter((line) => line.includes('"customType":"seed-desk-state-v1"'))).toHaveLength(2 * ROUNDS);
+  const ids = lines.slice(1).map((line) => (JSON.parse(line) as { id: string }).id);
+  expect(new Set(ids).size).toBe(ids.length);
+
+  const other = await browser.newContext();
+  const fresh = await other.newPage();
+  await openPlayground(fresh);
+  await fresh.getByLabel('Import session').setInputFiles(path);
+  const report = fresh.getByRole('region', { name: 'Import report' });
+  await expect(report).toContainText(`Imported ${lines.length - 1} entries`);
+  await expect(report).not.toContainText('skipped');
+  await expect(report).not.toContainText('warning');
+  await other.close();
+});
