@@ -7,7 +7,7 @@
  */
 import type { Page } from 'playwright';
 import { APP_URL, STORE_BENCH_URL as BENCH_URL, withBrowser } from './browserKit';
-import { formatMicros, percentile, printTable } from './stats';
+import { formatMicros, percentile, printTable, saveFigures } from './stats';
 
 const UI_ROUNDS = 40;
 
@@ -89,6 +89,15 @@ async function main(): Promise<void> {
         ['worker round trip (page ↔ worker)', ms(ui.roundTrips, 50), ms(ui.roundTrips, 95), '', ''],
         ['/seeds query typed → answer shown', ms(ui.query, 50), ms(ui.query, 95), 'p95 ≤ 30 ms', queryP95 <= 30 ? 'yes' : 'no'],
         ['Confirm clicked → desk table updated', ms(ui.confirm, 50), ms(ui.confirm, 95), 'p95 ≤ 30 ms', confirmP95 <= 30 ? 'yes' : 'no'],
+      ]);
+      await saveFigures('browser', [
+        { issue: 3, measure: 'bare IndexedDB put+commit p50 (baseline)', value: ms(store.bare, 50), target: '', met: null },
+        { issue: 3, measure: 'revision-checked commit p50 / p95', value: `${ms(store.checked, 50)} / ${ms(store.checked, 95)}`, target: '', met: null },
+        { issue: 3, measure: 'checked / bare at p50', value: ratio.toFixed(2), target: '≤ 1.3', met: ratio <= 1.3 },
+        { issue: 3, measure: 'worker round trip p50 / p95', value: `${ms(ui.roundTrips, 50)} / ${ms(ui.roundTrips, 95)}`, target: '', met: null },
+        { issue: 3, measure: '/seeds query typed → answer shown p95', value: ms(ui.query, 95), target: '≤ 30 ms', met: queryP95 <= 30 },
+        { issue: 3, measure: 'Confirm clicked → desk table updated p95', value: ms(ui.confirm, 95), target: '≤ 30 ms', met: confirmP95 <= 30 },
+        { issue: 7, measure: 'checked commits per second, one tab (1 / p50)', value: (1000 / percentile(store.checked, 50)).toFixed(0), target: '', met: null },
       ]);
     },
     { storePage: true },

@@ -39,3 +39,19 @@ export function printTable(title: string, header: readonly string[], rows: reado
   console.log(`| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`);
   for (const row of rows) console.log(line(row));
 }
+
+export interface Figure {
+  readonly issue: number;
+  readonly measure: string;
+  readonly value: string;
+  readonly target: string;
+  /** null when the figure has no target (a baseline, or a number reported for information). */
+  readonly met: boolean | null;
+}
+
+/** Each benchmark part leaves its figures here; `npm run bench` prints them all in one table. */
+export async function saveFigures(part: string, figures: readonly Figure[]): Promise<void> {
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  mkdirSync('bench-results', { recursive: true });
+  writeFileSync(`bench-results/${part}.json`, JSON.stringify(figures, null, 2));
+}

@@ -13,7 +13,7 @@ import { customEntry, sessionHeader, userMessageEntry, type JournalEntry } from 
 import { toSessionJsonl } from '../domain/journal/exportJsonl';
 import { SEED_DESK_CUSTOM_TYPE } from '../domain/snapshot';
 import { APP_URL, withBrowser } from './browserKit';
-import { printTable } from './stats';
+import { printTable, saveFigures, type Figure } from './stats';
 
 const V1_FIXTURE = fileURLToPath(new URL('../../shared/fixtures/omp-large-session-v1.jsonl', import.meta.url));
 
@@ -114,9 +114,11 @@ async function main(): Promise<void> {
   });
   await withBrowser(async (browser: Browser) => {
     const rows: string[][] = [];
+    const figures: Figure[] = [];
     const context = await browser.newContext();
     const v1 = await importFile(await context.newPage(), V1_FIXTURE, 1018);
     rows.push([`real v1 fixture (${(statSync(V1_FIXTURE).size / 1e6).toFixed(2)} MB, 1,018 entries)`, f(v1.importMs), f(v1.treeMs), '', '', '']);
+    figures.push({ issue: 5, measure: 'import of the 0.97 MB v1 fixture', value: f(v1.importMs), target: '', met: null });
     await context.close();
     for (const { size, path } of files) {
       const ctx = await browser.newContext();
@@ -133,8 +135,15 @@ async function main(): Promise<void> {
         scroll ? `${scroll.worstFrameMs.toFixed(0)} ms over ${scroll.frames} frames` : '',
         f(reopenMs),
       ]);
+      if (size <= 10_000) figures.push({ issue: 5, measure: `tree first render at ${size.toLocaleString('en')} entries`, value: f(result.treeMs), target: '≤ 200 ms at 10k', met: size === 10_000 ? result.treeMs <= 200 : null });
+      if (scroll) figures.push({ issue: 5, measure: `longest task while scrolling ${size.toLocaleString('en')} entries`, value: `${scroll.longestTaskMs.toFixed(0)} ms`, target: 'none over 50 ms', met: scroll.longTasks === 0 });
+      if (size === 100_000) {
+        figures.push({ issue: 5, measure: 'import of a generated 100k-entry journal', value: f(result.importMs), target: '', met: null });
+        figures.push({ issue: 5, measure: 'reopen of a 100k-entry session from IndexedDB', value: f(reopenMs), target: '', met: null });
+      }
       await ctx.close();
     }
+    await saveFigures('tree', figures);
     printTable(`Branches (Chromium ${browser.version()}); targets: tree first render at 10k ≤ 200 ms, no long task over 50 ms while scrolling`, ['journal', 'import', 'tree first render', 'longest task while scrolling', 'worst frame while scrolling', 'reopen'], rows);
   });
 }

@@ -1,14 +1,18 @@
 #!/usr/bin/env node
-// `npm run bench`: every benchmark part in turn. Each part prints its own table with medians
-// and ratios against a baseline measured in the same run (timings on these machines are noisy).
+// `npm run bench`: every benchmark part in turn (each prints its own table with medians and
+// ratios against a baseline measured in the same run: timings on these machines are noisy),
+// then one table with every figure, its target, and whether it was met.
 import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { MAIN_BUDGET, measureBudgets, WORKER_BUDGET } from './budget.mjs';
 
 const parts = [
-  { name: 'domain (Node)', args: ['tsx', 'bench/domain.bench.ts'] },
-  { name: 'storage and page (Chromium)', args: ['tsx', 'bench/browser.bench.ts'] },
-  { name: 'session tree, import, reopen (Chromium)', args: ['tsx', 'bench/tree.bench.ts'] },
+  { name: 'domain (Node)', file: 'domain', args: ['tsx', 'bench/domain.bench.ts'] },
+  { name: 'storage and page (Chromium)', file: 'browser', args: ['tsx', 'bench/browser.bench.ts'] },
+  { name: 'session tree, import, reopen (Chromium)', file: 'tree', args: ['tsx', 'bench/tree.bench.ts'] },
 ];
 
+rmSync('bench-results', { recursive: true, force: true });
 let failed = false;
 for (const part of parts) {
   console.log(`\n=== Benchmark: ${part.name} ===`);
@@ -18,4 +22,26 @@ for (const part of parts) {
     console.error(`Benchmark part "${part.name}" failed with exit code ${run.status}.`);
   }
 }
+
+const figures = parts.flatMap((part) => {
+  const path = `bench-results/${part.file}.json`;
+  return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : [{ issue: 0, measure: `${part.name}: no figures (the part failed)`, value: '', target: '', met: false }];
+});
+if (existsSync('dist/index.html')) {
+  const budgets = measureBudgets();
+  const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
+  figures.push(
+    { issue: 7, measure: 'first-screen JavaScript, gzip', value: kib(budgets.mainTotal), target: `≤ ${kib(MAIN_BUDGET)}`, met: budgets.mainTotal <= MAIN_BUDGET },
+    { issue: 7, measure: 'worker JavaScript, gzip', value: kib(budgets.workerTotal), target: `≤ ${kib(WORKER_BUDGET)}`, met: budgets.workerTotal <= WORKER_BUDGET },
+  );
+}
+
+const header = ['issue', 'measure', 'value', 'target', 'met'];
+const rows = figures.map((figure) => [`#${figure.issue}`, figure.measure, figure.value, figure.target, figure.met === null ? '—' : figure.met ? 'yes' : 'NO']);
+const widths = header.map((title, index) => Math.max(title.length, ...rows.map((row) => String(row[index]).length)));
+const line = (cells) => `| ${cells.map((cell, index) => String(cell).padEnd(widths[index])).join(' | ')} |`;
+console.log('\nAll figures');
+console.log(line(header));
+console.log(`| ${widths.map((width) => '-'.repeat(width)).join(' | ')} |`);
+for (const row of rows) console.log(line(row));
 process.exit(failed ? 1 : 0);
