@@ -31,7 +31,12 @@ export const EntryBaseSchema = z.looseObject({
     z.minLength(1),
     z.refine((type) => type !== 'session', 'a second session header is not an entry'),
   ),
-  id: z.string().check(z.minLength(1)),
+  // "root" is what a revision says before any seed desk entry: an entry with that id would make
+  // two different branches share a revision.
+  id: z.string().check(
+    z.minLength(1),
+    z.refine((id) => id !== 'root', 'the id "root" is reserved'),
+  ),
   parentId: z.nullable(z.string().check(z.minLength(1))),
   timestamp: z.string(),
 });
@@ -40,24 +45,6 @@ export type JournalEntry = z.infer<typeof EntryBaseSchema> & {
   readonly id: EntryId;
   readonly parentId: EntryId | null;
 };
-
-/** The entry types the host writes; anything else is still a valid entry, just unknown. */
-export const KNOWN_ENTRY_TYPES = [
-  'message',
-  'custom',
-  'custom_message',
-  'label',
-  'branch_summary',
-  'compaction',
-  'model_change',
-  'thinking_level_change',
-  'ttsr_injection',
-  'session_info',
-] as const;
-
-export function isKnownEntryType(type: string): boolean {
-  return (KNOWN_ENTRY_TYPES as readonly string[]).includes(type);
-}
 
 export function isSeedDeskEntry(entry: JournalEntry): boolean {
   return entry.type === 'custom' && entry['customType'] === SEED_DESK_CUSTOM_TYPE;

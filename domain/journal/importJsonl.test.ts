@@ -300,3 +300,13 @@ describe('parseSessionJsonl: hostile input', () => {
     );
   });
 });
+
+describe('reserved ids', () => {
+  it('skips an entry whose id is "root": it would share a revision with the empty branch', () => {
+    const result = expectOk(parseSessionJsonl(file(HEADER_V3, entry('root', null), entry('a0000001', null)), ids()));
+    expect(result.entries.map((e) => e.id)).toEqual(['a0000001']);
+    expect(result.skipped).toHaveLength(1);
+    expect(result.skipped[0]?.line).toBe(2);
+    expect(result.skipped[0]?.reason).toContain('root');
+  });
+});

@@ -430,3 +430,15 @@ describe('fromEntries (reopen from storage)', () => {
     expectIndexMatchesReference(j);
   });
 });
+
+describe('walks and navigation agree on orphans', () => {
+  it('choosing an orphan user message whose parent was stored later puts the leaf at the start, not on that later entry', () => {
+    const header = sessionHeader(SID, TIME, '/lab');
+    const orphan = userMessageEntry('an orphan question', { id: asEntryId('o0000001'), parentId: asEntryId('p0000001'), timestamp: TIME });
+    const later = userMessageEntry('stored after', { id: asEntryId('p0000001'), parentId: null, timestamp: TIME });
+    const journal = SessionJournal.fromEntries(header, [orphan, later]);
+    expect(journal.parentIdOf(asEntryId('o0000001'))).toBeNull();
+    expect(journal.navigateTo(asEntryId('o0000001'))).toEqual({ leafId: null, editorText: 'an orphan question' });
+    expect(journal.leafId).toBeNull();
+  });
+});

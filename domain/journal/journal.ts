@@ -175,12 +175,18 @@ export class SessionJournal {
     const entry = this.get(id);
     if (!entry) throw new JournalError(`Entry ${id} not found`);
     if (isReeditable(entry)) {
-      const parent = entry.parentId !== null && this.index.has(entry.parentId) ? entry.parentId : null;
+      const parent = this.parentIdOf(entry.id);
       this.leaf = parent;
       return { leafId: parent, editorText: entryText(entry) };
     }
     this.leaf = entry.id;
     return { leafId: entry.id };
+  }
+
+  /** The parent as every walk sees it: null for a root or an orphan (see parentOf). */
+  parentIdOf(id: EntryId): EntryId | null {
+    const indexed = this.index.get(id);
+    return indexed ? (this.parentOf(indexed)?.entry.id ?? null) : null;
   }
 
   /** Host reopen: the leaf goes back to the last entry in append order. */

@@ -26,9 +26,9 @@ async function dialogSettled(playground: Playground): Promise<void> {
   await waitFor(playground.confirmation, (snapshot) => !['reading', 'committing'].includes(String(snapshot.value)), { timeout: SETTLE_TIMEOUT });
 }
 
-async function refreshedRows(playground: Playground) {
-  await playground.refreshTree();
-  return playground.tree.rows;
+/** The whole tree: the learner's filter must not hide the rows an action looks for. */
+function refreshedRows(playground: Playground) {
+  return playground.allTreeRows();
 }
 
 /**
@@ -60,7 +60,7 @@ export async function perform(playground: Playground, action: LessonAction): Pro
     case 'approve':
     case 'deny':
       await waitFor(playground.approvalActor, (snapshot) => snapshot.value === 'prompting', { timeout: SETTLE_TIMEOUT });
-      await playground.answerApproval(action.do === 'approve');
+      playground.answerApproval(action.do === 'approve');
       await waitFor(playground.approvalActor, (snapshot) => snapshot.value === 'idle', { timeout: SETTLE_TIMEOUT });
       return;
     case 'policy':

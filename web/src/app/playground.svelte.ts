@@ -79,9 +79,9 @@ export class Playground {
   constructor(worker: Worker) {
     this.client = new WorkerClient(worker);
     this.client.onNotice = (text) => (this.error = text);
-    this.client.onPush = (view, sessionsChanged) => {
-      if (!sessionsChanged) this.note({ kind: 'foreign-append' });
-      this.noteView(view, sessionsChanged);
+    this.client.onPush = (view, reason) => {
+      if (reason === 'foreign') this.note({ kind: 'foreign-append' });
+      this.noteView(view, reason === 'sessions');
     };
     this.confirmation = createActor(
       confirmationMachine.provide({
@@ -126,8 +126,8 @@ export class Playground {
     return result;
   }
 
-  /** Resolves when the approval prompt has been answered and the call has finished. */
-  async answerApproval(approved: boolean): Promise<void> {
+  /** Sends the answer to the approval machine; the call finishes when it is back in `idle`. */
+  answerApproval(approved: boolean): void {
     this.approvalActor.send({ type: approved ? 'APPROVE' : 'DENY' });
   }
 
@@ -213,9 +213,6 @@ export class Playground {
     this.print('info', why);
   }
 
-  async navigate(entryId: string): Promise<void> {
-    await this.call({ type: 'navigate', entryId });
-  }
 
   async reopen(): Promise<void> {
     await this.call({ type: 'reopen' });
@@ -250,6 +247,12 @@ export class Playground {
     // Measured up to the frame after the rows are in the DOM; the benchmark reads it.
     await tick();
     requestAnimationFrame(() => performance.measure(TREE_RENDER_MEASURE, { start, end: performance.now(), detail: result.rows.length }));
+  }
+
+  /** Every row of the tree, whatever filter the learner chose: for the tutorial's runner. */
+  async allTreeRows(): Promise<TreeRowView[]> {
+    const { result } = await this.call({ type: 'tree', filter: 'all' });
+    return result.rows;
   }
 
   async setTreeFilter(filter: TreeFilter): Promise<void> {
@@ -313,6 +316,7 @@ export class Playground {
   private viewKey = '';
   private refreshing: Promise<void> | null = null;
   private refreshAgain = false;
+  private sessionsStale = false;
 
   private noteView(view: HostView, sessionsChanged = false): void {
     this.view = view;
@@ -326,6 +330,7 @@ export class Playground {
   }
 
   private scheduleRefresh(withSessions: boolean): void {
+    this.sessionsStale ||= withSessions;
     if (this.refreshing) {
       this.refreshAgain = true;
       return;
@@ -333,10 +338,13 @@ export class Playground {
     this.refreshing = (async () => {
       do {
         this.refreshAgain = false;
-        await Promise.all([this.refreshJournal(), this.refreshTree(), withSessions ? this.refreshSessions() : Promise.resolve()]).catch(() => undefined);
+        const sessions = this.sessionsStale;
+        this.sessionsStale = false;
+        await Promise.all([this.refreshJournal(), this.refreshTree(), sessions ? this.refreshSessions() : Promise.resolve()]).catch(() => undefined);
         if (this.comparison && this.compareWith !== null) await this.compare(this.compareWith).catch(() => (this.comparison = null));
       } while (this.refreshAgain);
-    })().finally(() => (this.refreshing = null));
+      this.refreshing = null;
+    })();
   }
 
   dialogIsBusy(): boolean {
@@ -377,9 +385,9 @@ export class Playground {
    * Opens a shared scenario: imported as a session of its own, or switched to when this browser
    * already holds that session (the learner opened their own link).
    */
-  async openShared(jsonl: string): Promise<ImportReport> {
+  async openShared(jsonl: string): Promise<{ report: ImportReport; opened: boolean }> {
     const report = await this.importSession(new Blob([jsonl], { type: 'application/jsonl' }));
-    if (report.ok) return report;
+    if (report.ok) return { report, opened: true };
     const firstLine = jsonl.slice(0, jsonl.indexOf('\n') === -1 ? undefined : jsonl.indexOf('\n'));
     let sessionId: string | null = null;
     try {
@@ -388,8 +396,11 @@ export class Playground {
     } catch {
       sessionId = null;
     }
-    if (sessionId && this.sessions.some((session) => session.id === sessionId)) await this.switchSession(sessionId);
-    return report;
+    if (!sessionId) return { report, opened: false };
+    await this.refreshSessions();
+    if (!this.sessions.some((session) => session.id === sessionId)) return { report, opened: false };
+    await this.switchSession(sessionId);
+    return { report, opened: true };
   }
   compareAttempt = $state<string | null>(null);
 

@@ -85,8 +85,6 @@ export class Tutorial {
   }
 
   goTo(position: Position): void {
-    // Leaving a lesson leaves the state it prepared; coming back needs a fresh start.
-    if (position.lesson !== this.position.lesson) this.prepared = null;
     this.position = position;
     this.stepStart = this.playground.nextFactSeq;
     this.runError = null;
@@ -105,24 +103,38 @@ export class Tutorial {
     else if (lesson > 0) this.goTo({ lesson: lesson - 1, step: (LESSONS[lesson - 1]?.steps.length ?? 1) - 1 });
   }
 
-  /** The lesson whose start state the runner prepared (by "Reset lesson" or a replay). */
-  private prepared: number | null = null;
+  /**
+   * Where the runner last left the playground ready: after "Reset lesson" at step 0, after
+   * "Do it for me" at the next step. Null until the runner has prepared anything.
+   */
+  private readyFor: Position | null = null;
 
   /**
-   * Performs the current step the way a learner would. When the playground was not prepared for
-   * this lesson by the runner, it first resets the lesson and replays the earlier steps, so the
-   * step's own actions start from the state they were written for.
+   * The playground is ready for the current step when the runner left it there, or when the
+   * learner ticked every step between where the runner left it and here (they did them by hand).
+   */
+  private isReady(): boolean {
+    const ready = this.readyFor;
+    const { lesson, step } = this.position;
+    if (!ready || ready.lesson !== lesson || ready.step > step) return false;
+    return this.lesson.steps.slice(ready.step, step).every((item) => this.completed.has(item.id));
+  }
+
+  /**
+   * Performs the current step the way a learner would. When the playground is not ready for this
+   * step, it first resets the lesson and replays the earlier steps, so the step's own actions
+   * start from the state they were written for.
    */
   async doItForMe(): Promise<void> {
     const { lesson, step } = this.position;
-    if (this.prepared !== lesson) {
+    if (!this.isReady()) {
       const earlier = this.lesson.steps.slice(0, step).flatMap((item) => item.doItForMe);
       await this.run([{ do: 'new-session' }, ...this.lesson.setup, ...earlier]);
       if (this.runError) return;
-      this.prepared = lesson;
       this.stepStart = this.playground.nextFactSeq;
     }
     await this.run(this.step.doItForMe);
+    if (!this.runError) this.readyFor = { lesson, step: step + 1 };
   }
 
   /** A new session prepared as the lesson expects at its start; the lesson's ticks are cleared. */
@@ -131,8 +143,10 @@ export class Tutorial {
     this.completed = new Set([...this.completed].filter((id) => !lesson.steps.some((step) => step.id === id)));
     saveProgress(this.completed);
     await this.run([{ do: 'new-session' }, ...lesson.setup]);
-    this.prepared = this.position.lesson;
+    // A failed reset keeps its message on screen, and nothing is considered prepared.
+    if (this.runError) return;
     this.goTo({ lesson: this.position.lesson, step: 0 });
+    this.readyFor = { lesson: this.position.lesson, step: 0 };
   }
 
   private async run(actions: readonly Parameters<typeof perform>[1][]): Promise<void> {

@@ -21,7 +21,7 @@ export class WorkerError extends Error {
 export class WorkerClient {
   private nextId = 1;
   /** A view the worker pushed on its own (another tab appended, or the sessions changed). */
-  onPush: ((view: HostView, sessionsChanged: boolean) => void) | null = null;
+  onPush: ((view: HostView, reason: 'foreign' | 'sessions' | 'lost') => void) | null = null;
   onNotice: ((text: string) => void) | null = null;
   private readonly progress = new Map<number, (phase: string, done: number, total: number) => void>();
   private readonly pending = new Map<number, { type: RequestType; resolve: (answer: Answer<RequestType>) => void; reject: (error: Error) => void }>();
@@ -53,7 +53,7 @@ export class WorkerClient {
     }
     const response = parsed.data;
     if (response.kind === 'push') {
-      this.onPush?.(response.view, response.sessionsChanged);
+      this.onPush?.(response.view, response.reason);
       return;
     }
     if (response.kind === 'notice') {

@@ -1,5 +1,6 @@
 import '$domain/zodSetup';
 import * as z from 'zod/mini';
+import { REFUSAL_CODES } from '$domain/refusal';
 
 /**
  * The worker protocol. Both ends parse what they receive with these schemas (zod/mini keeps the
@@ -7,16 +8,7 @@ import * as z from 'zod/mini';
  * the view as it stands after the request, so the page never renders a state the worker lacks.
  */
 
-const RefusalCodeSchema = z.enum([
-  'agent-disabled',
-  'stale-revision',
-  'invalid-target',
-  'invalid-quantity',
-  'insufficient-availability',
-  'insufficient-reservation',
-  'corrupt-state',
-  'ui-required',
-]);
+const RefusalCodeSchema = z.enum(REFUSAL_CODES);
 
 export const DeskChangeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('reservation'), action: z.enum(['reserve', 'release']), id: z.string(), packets: z.number() }),
@@ -253,7 +245,8 @@ export type ResultOf<T extends RequestType> = z.infer<(typeof ResultSchemas)[T]>
 export const WorkerMessageSchema = z.union([
   z.object({ kind: z.literal('response'), id: z.number(), ok: z.literal(true), result: z.unknown(), view: HostViewSchema }),
   z.object({ kind: z.literal('response'), id: z.number(), ok: z.literal(false), error: z.string(), view: z.nullable(HostViewSchema) }),
-  z.object({ kind: z.literal('push'), view: HostViewSchema, sessionsChanged: z.boolean() }),
+  /** A view the worker sends unasked: another tab appended, the sessions changed, or storage was lost. */
+  z.object({ kind: z.literal('push'), view: HostViewSchema, reason: z.enum(['foreign', 'sessions', 'lost']) }),
   z.object({ kind: z.literal('progress'), id: z.number(), phase: z.string(), done: z.number(), total: z.number() }),
   /** Something the page should say while the worker cannot answer yet (a blocked open). */
   z.object({ kind: z.literal('notice'), text: z.string() }),

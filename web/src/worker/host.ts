@@ -1,5 +1,5 @@
 import { parseSeedsArgs, splitSlashCommand, type SeedsCommand } from '$domain/command/parse';
-import { corruptRefusal, decideGrant, decideReservation, type Decision, type ReservationAction } from '$domain/desk';
+import { corruptRefusal, decideGrant, decideReservation, type Decision } from '$domain/desk';
 import { queryText, statusText } from '$domain/deskText';
 import { FIXTURE_FAMILIES } from '$domain/fixture';
 import { freshEntryId, type EntryId, type IdSource, type Revision, type SessionId } from '$domain/ids';
@@ -10,8 +10,8 @@ import { toSessionJsonl } from '$domain/journal/exportJsonl';
 import { parseSessionJsonl } from '$domain/journal/importJsonl';
 import { SessionJournal } from '$domain/journal/journal';
 import type { BranchState } from '$domain/reconstruct';
-import { refusal, type Refusal } from '$domain/refusal';
-import { deskRows, SEED_DESK_CUSTOM_TYPE } from '$domain/snapshot';
+import type { Refusal } from '$domain/refusal';
+import { deskRows, EMPTY_SNAPSHOT, SEED_DESK_CUSTOM_TYPE } from '$domain/snapshot';
 import type { DeskChange, EventLogItem, HostView, ImportReport, LineOutcome, CommitOutcomeView, BranchItem, SessionSummary, ToolCallOutcome } from '../protocol/messages';
 import { DENIED_BY_USER, gateToolCall, type ApprovalPolicy } from './toolGate';
 import { JournalStore, StorageFailure, type StoreFault } from './store';
@@ -71,7 +71,7 @@ export class PlaygroundHost {
     const journal = this.journal;
     const state = journal.state();
     const snapshot = state.ok ? state.snapshot : null;
-    const rows = deskRows(snapshot ?? { version: 1, agentEnabled: false, quantities: {} });
+    const rows = deskRows(snapshot ?? EMPTY_SNAPSHOT);
     return {
       sessionId: journal.sessionId,
       parentSession: journal.header.parentSession ?? null,
@@ -134,10 +134,11 @@ export class PlaygroundHost {
       case 'query':
         return this.query(state, command.family);
       case 'reservation': {
-        // Judge the raw count first: only a valid one becomes a change a dialog can show.
-        const decision = decideReservation(state, { action: command.action, id: command.id, packets: command.packets, expectedRevision: state.revision, actor: 'human' }, { interactive: this.interactive });
-        if (!decision.ok || typeof command.packets !== 'number') return this.refused(decision.ok ? invalidCount(command.packetsText) : decision.refusal);
-        return this.prepare({ kind: 'reservation', action: command.action, id: command.id, packets: command.packets }, state);
+        // Judged once here, from the raw count: only a valid request becomes a change a dialog shows.
+        const request = { action: command.action, id: command.id, packets: command.packets, expectedRevision: state.revision, actor: 'human' } as const;
+        const decision = decideReservation(state, request, { interactive: this.interactive });
+        if (!decision.ok) return this.refused(decision.refusal);
+        return this.confirmation({ kind: 'reservation', action: command.action, id: command.id, packets: Number(command.packets) }, state);
       }
       case 'grant':
         return this.prepare({ kind: 'grant', enabled: command.enabled }, state);
@@ -156,7 +157,10 @@ export class PlaygroundHost {
   /** Before the dialog: refuse what can already be refused, else describe what will change. */
   private prepare(change: DeskChange, state: BranchState): LineOutcome {
     const decision = decideChange(change, state, state.revision, this.interactive);
-    if (!decision.ok) return this.refused(decision.refusal);
+    return decision.ok ? this.confirmation(change, state) : this.refused(decision.refusal);
+  }
+
+  private confirmation(change: DeskChange, state: BranchState): LineOutcome {
     return {
       kind: 'confirm',
       change,
@@ -324,7 +328,7 @@ export class PlaygroundHost {
     this.refuseMoveWhileApprovalWaits();
     const leaf = this.journal.leafId;
     if (leaf === null) return;
-    this.journal.moveLeaf(this.journal.get(leaf)?.parentId ?? null);
+    this.journal.moveLeaf(this.journal.parentIdOf(leaf));
     this.notice = transientNotice(this.journal.leafId);
   }
 
@@ -531,7 +535,7 @@ export class PlaygroundHost {
 
   private latch(error: unknown): { kind: 'failed'; text: string } {
     this.writeFailure = error instanceof Error ? error.message : String(error);
-    const text = `Storage failed, nothing was appended: ${this.writeFailure} Writes are stopped until you reopen the session.`;
+    const text = this.writeFailureText();
     this.notify('error', text);
     return { kind: 'failed', text };
   }
@@ -577,10 +581,6 @@ function errorResult(message: string): ToolResult & { isError: boolean } {
   return { ...errorToolResult(message), isError: true };
 }
 
-function invalidCount(text: string): Refusal {
-  return refusal('invalid-quantity', `"${text}" is not a positive whole number of packets.`);
-}
-
 function decideChange(change: DeskChange, state: BranchState, expectedRevision: string, interactive: boolean): Decision {
   return change.kind === 'grant'
     ? decideGrant(state, { enabled: change.enabled, expectedRevision }, { interactive })
@@ -597,10 +597,9 @@ function describeChange(change: DeskChange, state: BranchState): string {
   const before = row ? `${row.reserved} reserved, ${row.available} available` : '';
   const delta = change.action === 'reserve' ? change.packets : -change.packets;
   const after = row ? `${row.reserved + delta} reserved, ${row.available - delta} available` : '';
-  return `${capitalize(verbOf(change.action))} ${change.packets} ${change.id} on this branch: ${before} now, ${after} after. Decided on revision ${state.revision}.`;
+  return `${capitalize(change.action)} ${change.packets} ${change.id} on this branch: ${before} now, ${after} after. Decided on revision ${state.revision}.`;
 }
 
-const verbOf = (action: ReservationAction): string => (action === 'reserve' ? 'reserve' : 'release');
 const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** Display text only: the journal keeps every character; the page shows a bounded piece. */

@@ -172,7 +172,7 @@ export class JournalStore {
     return this.db;
   }
 
-  /** Test-only switch: the next write transaction fails after doing its writes. */
+  /** Demo and test switch: the next write transaction fails (after its writes; `close` before them). */
   injectFault(fault: StoreFault | null): void {
     this.fault = fault;
   }

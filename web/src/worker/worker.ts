@@ -28,7 +28,7 @@ const ready = (async () => {
   const host = await PlaygroundHost.start(store, cryptoIdSource);
   onLost = (reason) => {
     host.storageLost(reason);
-    post({ kind: 'push', view: host.view(), sessionsChanged: false });
+    post({ kind: 'push', view: host.view(), reason: 'lost' });
   };
   if (lostBeforeStart) onLost(lostBeforeStart);
   host.onAppended = (sessionId, entries) => announce({ type: 'appended', sessionId, entries: [...entries] });
@@ -70,7 +70,7 @@ channel.addEventListener('message', (event: MessageEvent<unknown>) => {
   enqueue(async () => {
     const host = await ready;
     if (message.type === 'sessions-changed') {
-      post({ kind: 'push', view: host.view(), sessionsChanged: true });
+      post({ kind: 'push', view: host.view(), reason: 'sessions' });
       return;
     }
     const entries: JournalEntry[] = [];
@@ -78,7 +78,7 @@ channel.addEventListener('message', (event: MessageEvent<unknown>) => {
       const entry = EntryBaseSchema.safeParse(raw);
       if (entry.success) entries.push(entry.data as JournalEntry);
     }
-    if (host.adoptForeign(message.sessionId, entries)) post({ kind: 'push', view: host.view(), sessionsChanged: false });
+    if (host.adoptForeign(message.sessionId, entries)) post({ kind: 'push', view: host.view(), reason: 'foreign' });
   });
 });
 
