@@ -44,6 +44,11 @@ function tally(name, file, exitCode, countsOf) {
 
 for (const file of [UNIT_REPORT, E2E_REPORT]) rmSync(new URL(`../${file}`, import.meta.url), { force: true });
 
+// Types first: svelte-check (the page) and tsc (tests, specs, benchmarks) must be clean.
+console.log('Type check (svelte-check and tsc)…');
+const checkExit = run('npm', ['run', '--silent', 'check']);
+
+console.log('');
 console.log('Unit tests (Vitest)…');
 const unitExit = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${UNIT_REPORT}`]);
 
@@ -63,6 +68,8 @@ const results = [
     skipped: stats.skipped,
   })),
 ];
+// A type error counts as one failure: the suite is not green while the types are not.
+if (checkExit !== 0) results.push({ passed: 0, failed: 1, notes: ['The type check failed (npm run check): counted as 1 failed.'] });
 const passed = results.reduce((sum, r) => sum + r.passed, 0);
 const failed = results.reduce((sum, r) => sum + r.failed, 0);
 

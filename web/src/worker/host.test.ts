@@ -4,42 +4,17 @@ import 'fake-indexeddb/auto';
  * (cancel, confirm, the race, the latch, reopen, restart) driven the way the worker drives them.
  * Every test opens its own database; stores are closed and databases deleted afterwards.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { asEntryId, asRevision, asSessionId, seededIdSource } from '$domain/ids';
 import { customEntry, sessionHeader, userMessageEntry } from '$domain/journal/entry';
 import { SEED_DESK_CUSTOM_TYPE } from '$domain/snapshot';
 import type { CommitOutcomeView, DeskChange, HostView, LineOutcome } from '../protocol/messages';
 import { CHANGED_EVENT, PlaygroundHost } from './host';
 import { JournalStore } from './store';
+import { freshDatabases } from './databases.testkit';
 
-let dbCounter = 0;
-const opened: { store: JournalStore; name: string }[] = [];
-
-async function openStore(name: string): Promise<JournalStore> {
-  const store = await JournalStore.open(name);
-  opened.push({ store, name });
-  return store;
-}
-
-async function freshHost(seed = 7): Promise<{ host: PlaygroundHost; store: JournalStore; name: string }> {
-  const name = `host-test-${++dbCounter}`;
-  const store = await openStore(name);
-  const host = await PlaygroundHost.start(store, seededIdSource(seed));
-  return { host, store, name };
-}
-
-afterEach(async () => {
-  const names = new Set(opened.map((o) => o.name));
-  for (const { store } of opened.splice(0)) store.close();
-  for (const name of names) {
-    await new Promise<void>((resolve, reject) => {
-      const request = indexedDB.deleteDatabase(name);
-      request.onsuccess = () => resolve();
-      request.onerror = () => reject(request.error);
-      request.onblocked = () => resolve();
-    });
-  }
-});
+const databases = freshDatabases('host-test');
+const freshHost = (seed = 7) => databases.freshHost(seed);
 
 type Confirm = Extract<LineOutcome, { kind: 'confirm' }>;
 
@@ -435,7 +410,7 @@ describe('PlaygroundHost: leaf moves, reopen and restart', () => {
     const query = await host.runLine('/seeds query');
     store.close();
 
-    const reopened = await openStore(name);
+    const reopened = await databases.openStore(name);
     const restarted = await PlaygroundHost.start(reopened, seededIdSource(99));
     const after = restarted.view();
     expect(restarted.sessionId).toBe(host.sessionId);
@@ -461,7 +436,7 @@ describe('PlaygroundHost: leaf moves, reopen and restart', () => {
     host.stepBack();
     expect(host.view().transientLeaf).toBe(true);
     store.close();
-    const restarted = await PlaygroundHost.start(await openStore(name), seededIdSource(99));
+    const restarted = await PlaygroundHost.start(await databases.openStore(name), seededIdSource(99));
     expect(restarted.view().leafId).toBe(last);
     expect(restarted.view().transientLeaf).toBe(false);
   });
@@ -472,8 +447,7 @@ describe('PlaygroundHost: what it finds in the database', () => {
   const at = (id: string, parentId: string | null) => ({ id: asEntryId(id), parentId: parentId === null ? null : asEntryId(parentId), timestamp: '2026-05-01T12:00:00.000Z' });
 
   it('a corrupt desk entry on the stored branch: the view says so, desk commands are refused corrupt-state, an earlier point still works', async () => {
-    const name = `host-test-${++dbCounter}`;
-    const store = await openStore(name);
+    const store = await databases.openStore();
     await store.createSession(sessionHeader(SID, '2026-05-01T12:00:00.000Z', '/test'), [
       userMessageEntry('before', at('m0000001', null)),
       customEntry(SEED_DESK_CUSTOM_TYPE, { version: 1, agentEnabled: false, quantities: { 'basil-genovese': 9 } }, at('c0000001', 'm0000001')),
@@ -504,8 +478,7 @@ describe('PlaygroundHost: what it finds in the database', () => {
   });
 
   it('a last-session pointer to a session that is gone starts a fresh session instead', async () => {
-    const name = `host-test-${++dbCounter}`;
-    const store = await openStore(name);
+    const store = await databases.openStore();
     await store.setLastSession(SID);
     const host = await PlaygroundHost.start(store, seededIdSource(5));
     expect(host.sessionId).not.toBe(SID);

@@ -12,13 +12,14 @@ import 'fake-indexeddb/auto';
 import * as fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { inspect } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FIXTURE, FIXTURE_IDS } from '$domain/fixture';
 import { asRevision, seededIdSource } from '$domain/ids';
 import { parseSessionJsonl } from '$domain/journal/importJsonl';
 import type { HostView, LineOutcome, ToolCallOutcome } from '../protocol/messages';
 import { PlaygroundHost } from './host';
 import { JournalStore } from './store';
+import { freshDatabases } from './databases.testkit';
 
 const DEFAULT_SEED = 20260718;
 const PINNED_SEED = 31337;
@@ -29,29 +30,8 @@ const PATH = process.env['FC_PATH'] || undefined;
 const TIMEOUT = 120_000;
 const FIXTURE_ID_LIST: readonly string[] = FIXTURE_IDS;
 
-let dbCounter = 0;
-const opened: { store: JournalStore; name: string }[] = [];
-
-async function freshHost(seed: number): Promise<{ host: PlaygroundHost; store: JournalStore; name: string }> {
-  const name = `host-fuzz-test-${process.pid}-${++dbCounter}`;
-  const store = await JournalStore.open(name);
-  opened.push({ store, name });
-  const host = await PlaygroundHost.start(store, seededIdSource(seed));
-  return { host, store, name };
-}
-
-afterEach(async () => {
-  const names = new Set(opened.map((o) => o.name));
-  for (const { store } of opened.splice(0)) store.close();
-  for (const name of names) {
-    await new Promise<void>((resolve, reject) => {
-      const request = indexedDB.deleteDatabase(name);
-      request.onsuccess = () => resolve();
-      request.onerror = () => reject(request.error);
-      request.onblocked = () => resolve();
-    });
-  }
-});
+const databases = freshDatabases('host-fuzz-test');
+const freshHost = (seed: number) => databases.freshHost(seed);
 
 class FuzzFailure extends Error {}
 function check(condition: boolean, what: string): asserts condition {

@@ -5,35 +5,15 @@ import 'fake-indexeddb/auto';
  * approval) before the domain, the refusals, the race through an approval prompt, headless
  * behaviour, the storage latch and reopen. Every test opens its own database.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { asEntryId, asRevision, seededIdSource } from '$domain/ids';
 import type { HostView, LineOutcome, ToolCallOutcome, ToolDetailsView } from '../protocol/messages';
 import { CHANGED_EVENT, PlaygroundHost } from './host';
 import { JournalStore } from './store';
+import { freshDatabases } from './databases.testkit';
 
-let dbCounter = 0;
-const opened: { store: JournalStore; name: string }[] = [];
-
-async function freshHost(seed = 11): Promise<{ host: PlaygroundHost; store: JournalStore; name: string }> {
-  const name = `host-tool-test-${++dbCounter}`;
-  const store = await JournalStore.open(name);
-  opened.push({ store, name });
-  const host = await PlaygroundHost.start(store, seededIdSource(seed));
-  return { host, store, name };
-}
-
-afterEach(async () => {
-  const names = new Set(opened.map((o) => o.name));
-  for (const { store } of opened.splice(0)) store.close();
-  for (const name of names) {
-    await new Promise<void>((resolve, reject) => {
-      const request = indexedDB.deleteDatabase(name);
-      request.onsuccess = () => resolve();
-      request.onerror = () => reject(request.error);
-      request.onblocked = () => resolve();
-    });
-  }
-});
+const databases = freshDatabases('host-tool-test');
+const freshHost = (seed = 11) => databases.freshHost(seed);
 
 // ---- helpers ----
 
