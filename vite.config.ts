@@ -12,10 +12,10 @@ export default defineConfig({
   plugins: [
     svelte({ configFile: fileURLToPath(new URL('./svelte.config.js', import.meta.url)) }),
     // Offline after the first load: Workbox precaches every built file (page, worker, styles).
-    // The register script is a file of its own, so the page needs no inline script (CSP).
+    // main.ts registers the service worker in production builds only (no inline script: CSP).
     VitePWA({
       registerType: 'autoUpdate',
-      injectRegister: 'script',
+      injectRegister: false,
       manifest: false,
       workbox: { globPatterns: ['**/*.{js,css,html,svg,png,ico,json}'], navigateFallback: 'index.html', cleanupOutdatedCaches: true },
     }),
