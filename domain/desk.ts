@@ -47,8 +47,10 @@ function describeQuantity(value: unknown): string {
   return 'a non-number';
 }
 
-function describeTarget(value: unknown): string {
-  return typeof value === 'string' ? `"${value}"` : 'a non-string id';
+/** The one wording of an unknown id, for commands, act and inspect alike. */
+export function invalidTargetRefusal(id: unknown): Refusal {
+  const what = typeof id === 'string' ? `"${id}"` : 'A non-string id';
+  return refusal('invalid-target', `${what} is not a desk item. Valid ids: ${FIXTURE_IDS.join(', ')}.`);
 }
 
 /**
@@ -65,7 +67,7 @@ export function decideReservation(state: BranchState, request: ReservationReques
     return refuse(refusal('agent-disabled', 'The agent may not change reservations on this branch: the human has not run /seeds agent on here.'));
   }
   if (!isFixtureId(request.id)) {
-    return refuse(refusal('invalid-target', `${describeTarget(request.id)} is not a desk item. Valid ids: ${FIXTURE_IDS.join(', ')}.`));
+    return refuse(invalidTargetRefusal(request.id));
   }
   if (!isPositiveSafeInteger(request.packets)) {
     return refuse(refusal('invalid-quantity', `${describeQuantity(request.packets)} is not a positive whole number of packets.`));

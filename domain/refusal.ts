@@ -66,3 +66,8 @@ export function refusal(code: RefusalCode, message: string): Refusal {
 export function isRefusalCode(value: unknown): value is RefusalCode {
   return typeof value === 'string' && (REFUSAL_CODES as readonly string[]).includes(value);
 }
+
+/** How a refusal reads as text: the code, what happened, what to do next. */
+export function refusalText(r: Refusal): string {
+  return `Refused (${r.code}): ${r.message}\nNext: ${r.nextStep}`;
+}

@@ -1,30 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { decideGrant, decideReservation } from '../desk';
+import { decideReservation } from '../desk';
 import type { FixtureId } from '../fixture';
-import { asSessionId, freshEntryId, seededIdSource, type IdSource } from '../ids';
-import { customEntry, sessionHeader, userMessageEntry } from '../journal/entry';
+import { freshEntryId } from '../ids';
+import { customEntry } from '../journal/entry';
 import { SessionJournal } from '../journal/journal';
 import { reservedOf, SEED_DESK_CUSTOM_TYPE } from '../snapshot';
 import { createCarefulAgent } from './careful';
 import { appendDeskSnapshot, runAgentInMemory, type AgentRun } from './harness';
+import { grantedDesk, type Desk } from './desk.testkit';
 
-interface Desk {
-  readonly journal: SessionJournal;
-  readonly ids: IdSource;
-}
-
-/** A session with one user message and, when granted, the human's confirmed /seeds agent on. */
 function desk(options: { grant?: boolean; seed?: number } = {}): Desk {
-  const ids = seededIdSource(options.seed ?? 11);
-  const journal = SessionJournal.empty(sessionHeader(asSessionId(ids.sessionId()), ids.now(), '/lab'));
-  const id = freshEntryId(ids, (candidate) => journal.has(candidate));
-  journal.append(userMessageEntry('Could you hold a scarlet runner bean packet for me?', { id, parentId: null, timestamp: ids.now() }));
-  if (options.grant ?? true) {
-    const decision = decideGrant(journal.state(), { enabled: true, expectedRevision: journal.revision() }, { interactive: true });
-    if (!decision.ok) throw new Error(decision.refusal.message);
-    appendDeskSnapshot(journal, ids, decision.snapshot);
-  }
-  return { journal, ids };
+  return grantedDesk({ grant: options.grant, seed: options.seed ?? 11, message: 'Could you hold a scarlet runner bean packet for me?' });
 }
 
 /** A confirmed human reservation on the current leaf. */

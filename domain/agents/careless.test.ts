@@ -1,29 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { decideGrant, decideReservation } from '../desk';
+import { decideReservation } from '../desk';
 import type { FixtureId } from '../fixture';
-import { asSessionId, freshEntryId, seededIdSource, type IdSource } from '../ids';
-import { sessionHeader, userMessageEntry } from '../journal/entry';
 import { SessionJournal } from '../journal/journal';
 import { reservedOf } from '../snapshot';
 import { createCarelessAgent } from './careless';
 import { appendDeskSnapshot, runAgentInMemory, type AgentRun } from './harness';
-
-interface Desk {
-  readonly journal: SessionJournal;
-  readonly ids: IdSource;
-}
+import { grantedDesk, type Desk } from './desk.testkit';
 
 function desk(options: { grant?: boolean; seed?: number } = {}): Desk {
-  const ids = seededIdSource(options.seed ?? 23);
-  const journal = SessionJournal.empty(sessionHeader(asSessionId(ids.sessionId()), ids.now(), '/lab'));
-  const id = freshEntryId(ids, (candidate) => journal.has(candidate));
-  journal.append(userMessageEntry('Hold a bean packet for me, please.', { id, parentId: null, timestamp: ids.now() }));
-  if (options.grant ?? true) {
-    const decision = decideGrant(journal.state(), { enabled: true, expectedRevision: journal.revision() }, { interactive: true });
-    if (!decision.ok) throw new Error(decision.refusal.message);
-    appendDeskSnapshot(journal, ids, decision.snapshot);
-  }
-  return { journal, ids };
+  return grantedDesk({ grant: options.grant, seed: options.seed ?? 23, message: 'Hold a bean packet for me, please.' });
 }
 
 function reserved(journal: SessionJournal, id: FixtureId): number {

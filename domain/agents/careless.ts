@@ -1,4 +1,4 @@
-import { QUERY_ARGS, TARGET_ID, TARGET_PACKETS, refusalCodeOf, reserveArgs, type AgentObservation, type AgentStep, type ScriptedAgent } from './scriptedAgent';
+import { QUERY_ARGS, TARGET_ID, TARGET_PACKETS, refusalCodeOf, reserveArgs, type AgentObservation, type ScriptedAgent } from './scriptedAgent';
 
 /** The careless agent sends its one reservation this many times, whatever comes back. */
 export const CARELESS_ACTS = 3;

@@ -17,6 +17,7 @@ import { SessionJournal } from '../journal/journal';
 import { REFUSAL_CODES } from '../refusal';
 import { deskRows, SEED_DESK_CUSTOM_TYPE } from '../snapshot';
 import { parseSeedsArgs, splitSlashCommand, type SeedsCommand } from './parse';
+import { check, checkConservation, createTally, FuzzFailure } from '../fuzz.testkit';
 
 const DEFAULT_SEED = 20260716;
 const PINNED_SEED = 777001;
@@ -121,16 +122,9 @@ function mayCommit(line: string): boolean {
   return /^\d+$/.test(count) && Number.isSafeInteger(Number(count)) && Number(count) > 0;
 }
 
-class FuzzFailure extends Error {}
-function check(condition: boolean, what: string): asserts condition {
-  if (!condition) throw new FuzzFailure(what);
-}
 const show = (line: string): string => inspect(line.length > 300 ? `${line.slice(0, 300)}…` : line);
 
-const tally = new Map<string, number>();
-const count = (what: string): void => {
-  tally.set(what, (tally.get(what) ?? 0) + 1);
-};
+const { tally, count, missing } = createTally();
 let linesSeen = 0;
 
 // ---------------------------------------------------------------- the run
@@ -210,10 +204,7 @@ function runSteps(steps: readonly Step[]): void {
     }
     const now = journal.state();
     check(now.ok, 'a committed snapshot is valid');
-    for (const row of deskRows(now.snapshot)) {
-      check(row.available + row.reserved === row.packets, `${row.id}: available + reserved != packets`);
-      check(Number.isSafeInteger(row.reserved) && row.reserved >= 0 && row.reserved <= row.packets, `${row.id}: reserved ${row.reserved} out of range`);
-    }
+    checkConservation(deskRows(now.snapshot));
   }
 }
 
@@ -230,7 +221,7 @@ describe('command line fuzz: /seeds parse and desk decision', () => {
     if (PATH === undefined) {
       expect(linesSeen).toBeGreaterThanOrEqual(10_000);
       const wanted = ['parsed usage', 'parsed query', 'parsed reservation', 'parsed grant', 'commit reservation', 'commit grant', 'refusal ui-required', 'refusal stale-revision', 'refusal invalid-target', 'refusal invalid-quantity', 'refusal insufficient-availability', 'refusal insufficient-reservation'];
-      expect(wanted.filter((what) => (tally.get(what) ?? 0) === 0)).toEqual([]);
+      expect(missing(wanted)).toEqual([]);
     }
   }, TIMEOUT);
 

@@ -17,6 +17,7 @@ import { SEED_DESK_CUSTOM_TYPE } from '../snapshot';
 import { toSessionJsonl } from './exportJsonl';
 import { parseSessionJsonl, type ImportResult } from './importJsonl';
 import { SessionJournal } from './journal';
+import { FuzzFailure, check, createTally } from '../fuzz.testkit';
 
 const DEFAULT_SEED = 20260717;
 const PINNED_SEED = 5150;
@@ -330,15 +331,7 @@ function build(c: Case): string {
 
 // ---------------------------------------------------------------- the checks
 
-class FuzzFailure extends Error {}
-function check(condition: boolean, what: string): asserts condition {
-  if (!condition) throw new FuzzFailure(what);
-}
-
-const tally = new Map<string, number>();
-const count = (what: string): void => {
-  tally.set(what, (tally.get(what) ?? 0) + 1);
-};
+const { tally, count, missing } = createTally();
 let filesSeen = 0;
 
 /** The file's lines as the import counts them (BOM dropped, a final '\n' ends the last line). */
@@ -434,7 +427,7 @@ describe('session import fuzz: mutated fixtures', () => {
     if (PATH === undefined) {
       expect(filesSeen).toBeGreaterThanOrEqual(1_000);
       const wanted = ['refused', 'accepted', 'accepted with skipped lines', 'accepted with warnings', 'a corrupt branch', 'mutation huge', 'mutation empty', 'mutation whitespace', 'mutation cycle', 'mutation selfParent', 'mutation dupId', 'mutation bom', 'mutation crlf'];
-      expect(wanted.filter((what) => (tally.get(what) ?? 0) === 0)).toEqual([]);
+      expect(missing(wanted)).toEqual([]);
     }
   }, TIMEOUT);
 

@@ -110,13 +110,7 @@ export class SessionJournal {
 
   /** Host `getBranch`: root → leaf (or → `fromId`), header excluded; [] for a null leaf. */
   branch(fromId: EntryId | null = this.leaf): JournalEntry[] {
-    const path: JournalEntry[] = [];
-    let cursor = fromId === null ? undefined : this.index.get(fromId);
-    while (cursor) {
-      path.push(cursor.entry);
-      cursor = this.parentOf(cursor);
-    }
-    return path.reverse();
+    return this.branchTail(Number.POSITIVE_INFINITY, fromId);
   }
 
   /**

@@ -19,6 +19,7 @@ import { REFUSAL_CODES } from '../refusal';
 import { deskRows, SEED_DESK_CUSTOM_TYPE } from '../snapshot';
 import { gateToolCall } from '../../web/src/worker/toolGate';
 import { planSeedDeskCall } from './seedDeskTool';
+import { FuzzFailure, check, createTally, checkConservation } from '../fuzz.testkit';
 
 const DEFAULT_SEED = 20260715;
 const PINNED_SEED = 424242;
@@ -269,15 +270,7 @@ const describeArgs = (raw: unknown): string => {
   return `${text.length > 400 ? `${text.slice(0, 400)}…` : text} (via ${inspect(raw, { depth: 1, breakLength: Infinity }).slice(0, 200)})`;
 };
 
-class FuzzFailure extends Error {}
-function check(condition: boolean, what: string): asserts condition {
-  if (!condition) throw new FuzzFailure(what);
-}
-
-const tally = new Map<string, number>();
-const count = (what: string): void => {
-  tally.set(what, (tally.get(what) ?? 0) + 1);
-};
+const { tally, count, missing } = createTally();
 let itemsSeen = 0;
 
 // ---------------------------------------------------------------- the run
@@ -404,10 +397,7 @@ function runSteps(start: Start, steps: readonly Step[]): void {
     }
     const now = journal.state();
     check(now.ok, 'still valid');
-    for (const row of deskRows(now.snapshot)) {
-      check(row.available + row.reserved === row.packets, `${row.id}: available + reserved != packets`);
-      check(Number.isSafeInteger(row.reserved) && row.reserved >= 0 && row.reserved <= row.packets, `${row.id}: reserved ${row.reserved} out of range`);
-    }
+    checkConservation(deskRows(now.snapshot));
   }
 }
 
@@ -427,7 +417,7 @@ describe('seed_desk arguments fuzz: gate, plan, append', () => {
       expect(itemsSeen).toBeGreaterThanOrEqual(10_000);
       // The generator must keep reaching every kind of answer, on both gate paths.
       const wanted = ['strict invalid', 'strict commit', 'strict refusal', 'strict answer-ok', 'loose error', 'loose commit', 'loose refusal', 'loose answer-ok', 'refusal stale-revision', 'refusal invalid-quantity', 'refusal invalid-target', 'refusal agent-disabled', 'refusal insufficient-availability', 'refusal insufficient-reservation'];
-      expect(wanted.filter((what) => (tally.get(what) ?? 0) === 0)).toEqual([]);
+      expect(missing(wanted)).toEqual([]);
     }
   }, TIMEOUT);
 

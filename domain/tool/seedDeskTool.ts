@@ -1,9 +1,9 @@
-import { decideReservation, corruptRefusal } from '../desk';
+import { corruptRefusal, decideReservation, invalidTargetRefusal } from '../desk';
 import { deskLines } from '../deskText';
-import { FIXTURE_FAMILIES, FIXTURE_IDS, isFixtureId } from '../fixture';
+import { FIXTURE_FAMILIES, isFixtureId } from '../fixture';
 import type { Revision } from '../ids';
 import type { BranchState } from '../reconstruct';
-import { refusal, type Refusal, type RefusalCode } from '../refusal';
+import { refusalText, type Refusal, type RefusalCode } from '../refusal';
 import { deskRows, type DeskRow, type Snapshot } from '../snapshot';
 import { SEED_DESK_OPS, type SeedDeskOp } from './schema';
 
@@ -38,7 +38,7 @@ function result(text: string, details: ToolDetails): ToolResult {
 }
 
 export function refusalResult(scope: ToolDetails['scope'], r: Refusal, state: BranchState): ToolResult {
-  return result(`Refused (${r.code}): ${r.message}\nNext: ${r.nextStep}\nrevision: ${state.revision}`, {
+  return result(`${refusalText(r)}\nrevision: ${state.revision}`, {
     ok: false,
     scope,
     revision: state.revision,
@@ -90,8 +90,7 @@ export function planSeedDeskCall(raw: unknown, state: BranchState): ToolPlan {
     const id = raw['id'];
     const row = rows.find((candidate) => candidate.id === id);
     if (!row || !isFixtureId(id)) {
-      const r = refusal('invalid-target', `${typeof id === 'string' ? `"${id}"` : 'A non-string id'} is not a desk item. Valid ids: ${FIXTURE_IDS.join(', ')}.`);
-      return { kind: 'answer', result: refusalResult('inspect', r, state) };
+      return { kind: 'answer', result: refusalResult('inspect', invalidTargetRefusal(id), state) };
     }
     const text = `${row.name} (${row.id}, family ${row.family}): ${row.available} available, ${row.reserved} reserved of ${row.packets}\nrevision: ${state.revision}`;
     return { kind: 'answer', result: result(text, { ok: true, scope: 'inspect', revision: state.revision, agentEnabled, data: { item: rowData(row) } }) };

@@ -438,8 +438,7 @@ export class Playground {
       // The branch runs root to leaf, so the item before the last reservation is its parent.
       const lastDeskIndex = view.branch.map((item) => item.role).lastIndexOf('seed-desk');
       const parent = lastDeskIndex > 0 ? view.branch[lastDeskIndex - 1] : undefined;
-      if (parent) await twin.request({ type: 'navigate', entryId: parent.id });
-      const { view: placed } = await twin.request({ type: 'hello' });
+      const { view: placed } = parent ? await twin.request({ type: 'navigate', entryId: parent.id }) : { view };
       const change = { kind: 'reservation', action: 'reserve', id: 'marigold-french', packets: 3 } as const;
       const { result } = await twin.request({ type: 'commit', change, expectedRevision: placed.revision });
       if (result.kind === 'committed') this.note({ kind: 'committed', change, via: 'twin' });

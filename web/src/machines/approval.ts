@@ -8,6 +8,8 @@ import type { ToolCallOutcome } from '../protocol/messages';
 export interface ApprovalContext {
   callId: string | null;
   prompt: string;
+  /** The learner's answer, once given. */
+  approved: boolean;
   outcome: ToolCallOutcome | null;
 }
 
@@ -21,7 +23,8 @@ export const approvalMachine = setup({
     }),
   },
   actions: {
-    rememberPrompt: assign((_, params: { callId: string; prompt: string }) => ({ callId: params.callId, prompt: params.prompt, outcome: null })),
+    rememberPrompt: assign((_, params: { callId: string; prompt: string }) => ({ callId: params.callId, prompt: params.prompt, approved: false, outcome: null })),
+    rememberAnswer: assign((_, params: { approved: boolean }) => ({ approved: params.approved })),
     rememberOutcome: assign((_, params: { outcome: ToolCallOutcome }) => ({ outcome: params.outcome })),
     rememberError: assign((_, params: { error: unknown }) => ({
       outcome: { kind: 'failed', text: params.error instanceof Error ? params.error.message : String(params.error) } as const,
@@ -30,26 +33,21 @@ export const approvalMachine = setup({
 }).createMachine({
   id: 'approval',
   initial: 'idle',
-  context: { callId: null, prompt: '', outcome: null },
+  context: { callId: null, prompt: '', approved: false, outcome: null },
   states: {
     idle: {
       on: { ASK: { target: 'prompting', actions: { type: 'rememberPrompt', params: ({ event }) => ({ callId: event.callId, prompt: event.prompt }) } } },
     },
     prompting: {
-      on: { APPROVE: 'approving', DENY: 'denying' },
-    },
-    approving: {
-      invoke: {
-        src: 'answer',
-        input: ({ context }) => ({ callId: context.callId ?? '', approved: true }),
-        onDone: { target: 'idle', actions: { type: 'rememberOutcome', params: ({ event }) => ({ outcome: event.output }) } },
-        onError: { target: 'idle', actions: { type: 'rememberError', params: ({ event }) => ({ error: event.error }) } },
+      on: {
+        APPROVE: { target: 'answering', actions: { type: 'rememberAnswer', params: { approved: true } } },
+        DENY: { target: 'answering', actions: { type: 'rememberAnswer', params: { approved: false } } },
       },
     },
-    denying: {
+    answering: {
       invoke: {
         src: 'answer',
-        input: ({ context }) => ({ callId: context.callId ?? '', approved: false }),
+        input: ({ context }) => ({ callId: context.callId ?? '', approved: context.approved }),
         onDone: { target: 'idle', actions: { type: 'rememberOutcome', params: ({ event }) => ({ outcome: event.output }) } },
         onError: { target: 'idle', actions: { type: 'rememberError', params: ({ event }) => ({ error: event.error }) } },
       },

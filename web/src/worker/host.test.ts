@@ -10,7 +10,6 @@ import { customEntry, sessionHeader, userMessageEntry } from '$domain/journal/en
 import { SEED_DESK_CUSTOM_TYPE } from '$domain/snapshot';
 import type { CommitOutcomeView, DeskChange, HostView, LineOutcome } from '../protocol/messages';
 import { CHANGED_EVENT, PlaygroundHost } from './host';
-import { JournalStore } from './store';
 import { freshDatabases } from './databases.testkit';
 
 const databases = freshDatabases('host-test');

@@ -8,21 +8,25 @@ import { planSeedDeskCall, type ToolResult } from '$domain/tool/seedDeskTool';
 import { SEED_DESK_TOOL_NAME } from '$domain/tool/schema';
 import { toSessionJsonl } from '$domain/journal/exportJsonl';
 import { parseSessionJsonl } from '$domain/journal/importJsonl';
+import { compareBranches, type BranchComparison } from '$domain/journal/compare';
+import { filterRows, flattenTree, type TreeFilter, type TreeRow } from '$domain/journal/treeLayout';
 import { SessionJournal } from '$domain/journal/journal';
 import type { BranchState } from '$domain/reconstruct';
-import type { Refusal } from '$domain/refusal';
+import { refusalText, type Refusal } from '$domain/refusal';
 import { deskRows, EMPTY_SNAPSHOT, SEED_DESK_CUSTOM_TYPE } from '$domain/snapshot';
 import type { DeskChange, EventLogItem, HostView, ImportReport, LineOutcome, CommitOutcomeView, BranchItem, SessionSummary, ToolCallOutcome } from '../protocol/messages';
 import { DENIED_BY_USER, gateToolCall, type ApprovalPolicy } from './toolGate';
 import { JournalStore, StorageFailure, type StoreFault } from './store';
 
 export const CHANGED_EVENT = 'workbook:seed-desk:changed';
-const EVENT_LOG_LIMIT = 200;
+/** The event log the page shows (older events are dropped). */
+const EVENT_LOG_LIMIT = 50;
 const BRANCH_VIEW_LIMIT = 400;
 const IMPORT_REPORT_LIMIT = 200;
 const JOURNAL_LINES_LIMIT = 500;
 const JOURNAL_LINE_LIMIT = 2000;
 const BRANCH_TEXT_LIMIT = 400;
+const ROW_TEXT_LIMIT = 200;
 
 /**
  * The simulated host with the seed desk extension loaded. It owns the journal (memory mirror +
@@ -91,7 +95,7 @@ export class PlaygroundHost {
       pendingApproval: this.pendingApproval ? { callId: this.pendingApproval.callId, prompt: this.pendingApproval.prompt } : null,
       seedDeskEntryCount: journal.seedDeskEntryCount,
       branch: this.branchItems(),
-      events: this.events.slice(-50),
+      events: this.events.slice(),
     };
   }
 
@@ -375,6 +379,17 @@ export class PlaygroundHost {
     this.store.injectFault(fault);
   }
 
+  /** The session tree as display rows; row text is clipped like every other display text. */
+  tree(filter: TreeFilter): { rows: TreeRow[]; leafId: EntryId | null } {
+    const rows = filterRows(flattenTree(this.journal), filter).map((row) => (row.text.length > ROW_TEXT_LIMIT ? { ...row, text: clip(row.text, ROW_TEXT_LIMIT) } : row));
+    return { rows, leafId: this.journal.leafId };
+  }
+
+  /** The current branch beside the branch ending at `otherId`. */
+  compareWith(otherId: EntryId | null): BranchComparison {
+    return compareBranches(this.journal, this.journal.leafId, otherId);
+  }
+
   journalJsonl(): string {
     return toSessionJsonl(this.journal.header, this.journal.entries());
   }
@@ -541,7 +556,7 @@ export class PlaygroundHost {
   }
 
   private refused(r: Refusal): { kind: 'refused'; code: Refusal['code']; text: string } {
-    const text = `Refused (${r.code}): ${r.message}\nNext: ${r.nextStep}`;
+    const text = refusalText(r);
     this.notify('warning', text);
     return { kind: 'refused', code: r.code, text };
   }

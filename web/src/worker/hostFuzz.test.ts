@@ -20,6 +20,7 @@ import type { HostView, LineOutcome, ToolCallOutcome } from '../protocol/message
 import { PlaygroundHost } from './host';
 import { JournalStore } from './store';
 import { freshDatabases } from './databases.testkit';
+import { FuzzFailure, check, createTally, checkConservation } from '$domain/fuzz.testkit';
 
 const DEFAULT_SEED = 20260718;
 const PINNED_SEED = 31337;
@@ -33,10 +34,6 @@ const FIXTURE_ID_LIST: readonly string[] = FIXTURE_IDS;
 const databases = freshDatabases('host-fuzz-test');
 const freshHost = (seed: number) => databases.freshHost(seed);
 
-class FuzzFailure extends Error {}
-function check(condition: boolean, what: string): asserts condition {
-  if (!condition) throw new FuzzFailure(what);
-}
 const show = (value: unknown): string => {
   const text = typeof value === 'string' ? JSON.stringify(value) : inspect(value, { depth: 4, breakLength: Infinity });
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
@@ -58,16 +55,10 @@ async function storedSerialisesLikeMemory(host: PlaygroundHost, store: JournalSt
 }
 
 function conservation(view: HostView, what: string): void {
-  for (const row of view.rows) {
-    check(row.available + row.reserved === row.packets, `${what}: ${row.id} available ${row.available} + reserved ${row.reserved} != ${row.packets}`);
-    check(Number.isSafeInteger(row.reserved) && row.reserved >= 0 && row.reserved <= row.packets, `${what}: ${row.id} reserved ${row.reserved} out of range`);
-  }
+  checkConservation(view.rows, `${what}: `);
 }
 
-const tally = new Map<string, number>();
-const count = (what: string): void => {
-  tally.set(what, (tally.get(what) ?? 0) + 1);
-};
+const { tally, count, missing } = createTally();
 
 // ================================================================ (a) calls and lines
 
@@ -573,7 +564,7 @@ describe('PlaygroundHost fuzz (fake-indexeddb)', () => {
     await fc.assert(callsProperty(host, store), { seed: SEED, path: PATH, numRuns: 300, verbose: 1 });
     if (PATH === undefined) {
       const wanted = ['tool commit', 'tool result schema', 'tool result domain', 'tool failed', 'tool approval asked', 'confirm committed', 'line refused ui-required', 'line usage', 'line said'];
-      expect(wanted.filter((what) => (tally.get(what) ?? 0) === 0)).toEqual([]);
+      expect(missing(wanted)).toEqual([]);
     }
   }, TIMEOUT);
 
@@ -588,7 +579,7 @@ describe('PlaygroundHost fuzz (fake-indexeddb)', () => {
     await fc.assert(importProperty(host, store, name), { seed: SEED, path: PATH, numRuns: 110, verbose: 1 });
     if (PATH === undefined) {
       const wanted = ['import accepted', 'import refused by the parser', 'import refused by the host (duplicate session)', 'import then grant', 'import then act committed'];
-      expect(wanted.filter((what) => (tally.get(what) ?? 0) === 0)).toEqual([]);
+      expect(missing(wanted)).toEqual([]);
     }
   }, TIMEOUT);
 

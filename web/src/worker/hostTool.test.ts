@@ -6,10 +6,9 @@ import 'fake-indexeddb/auto';
  * behaviour, the storage latch and reopen. Every test opens its own database.
  */
 import { describe, expect, it } from 'vitest';
-import { asEntryId, asRevision, seededIdSource } from '$domain/ids';
+import { asEntryId, asRevision } from '$domain/ids';
 import type { HostView, LineOutcome, ToolCallOutcome, ToolDetailsView } from '../protocol/messages';
 import { CHANGED_EVENT, PlaygroundHost } from './host';
-import { JournalStore } from './store';
 import { freshDatabases } from './databases.testkit';
 
 const databases = freshDatabases('host-tool-test');

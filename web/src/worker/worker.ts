@@ -1,8 +1,6 @@
 /// <reference lib="webworker" />
 import { asEntryId, asRevision, asSessionId, cryptoIdSource } from '$domain/ids';
 import { EntryBaseSchema, type JournalEntry } from '$domain/journal/entry';
-import { compareBranches } from '$domain/journal/compare';
-import { filterRows, flattenTree } from '$domain/journal/treeLayout';
 import { BROADCAST_CHANNEL, BroadcastSchema, RequestSchema, type Broadcast, type RequestBody, type WorkerMessage } from '../protocol/messages';
 import { PlaygroundHost } from './host';
 import { JournalStore } from './store';
@@ -13,7 +11,6 @@ import { JournalStore } from './store';
  * arrive over a BroadcastChannel and join the tree; this tab's leaf stays put.
  */
 const channel = new BroadcastChannel(BROADCAST_CHANNEL);
-const ROW_TEXT_LIMIT = 200;
 
 let lostBeforeStart: string | null = null;
 let onLost = (reason: string) => {
@@ -141,15 +138,9 @@ async function handle(host: PlaygroundHost, id: number, body: RequestBody): Prom
       return host.exportSession();
     case 'importSession':
       return host.importSession(body.file, (phase, done, total) => post({ kind: 'progress', id, phase, done, total }));
-    case 'tree': {
-      const journal = host.currentJournal();
-      // Row text is for a one-line display: a 1 MB message must not cross the boundary whole.
-      const rows = filterRows(flattenTree(journal), body.filter).map((row) => (row.text.length > ROW_TEXT_LIMIT ? { ...row, text: `${row.text.slice(0, ROW_TEXT_LIMIT)}…` } : row));
-      return { rows, leafId: journal.leafId };
-    }
-    case 'compare': {
-      const journal = host.currentJournal();
-      return compareBranches(journal, journal.leafId, body.otherId === null ? null : asEntryId(body.otherId));
-    }
+    case 'tree':
+      return host.tree(body.filter);
+    case 'compare':
+      return host.compareWith(body.otherId === null ? null : asEntryId(body.otherId));
   }
 }
