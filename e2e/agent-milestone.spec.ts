@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { callTool, dialog, expectDesk, grantAgent, journalLineCount, latestRevision, openPlayground, run, toolDetails, toolText } from './support';
+import { callTool, confirmDialog, dialog, expectDesk, grantAgent, journalLineCount, latestRevision, openPlayground, run, toolDetails, toolText } from './support';
 
 test.beforeEach(async ({ page }) => {
   await openPlayground(page);
@@ -104,7 +104,7 @@ test('revoking deliberately: agent off needs a confirmation, then act is refused
   await grantAgent(page);
   await run(page, '/seeds agent off');
   await expect(dialog(page)).toContainText('agent-disabled');
-  await dialog(page).getByRole('button', { name: 'Confirm', exact: true }).click();
+  await confirmDialog(page);
   await expect(page.getByRole('status', { name: 'Status line' })).toContainText('agent off');
   await callTool(page, { op: 'query' });
   const revision = await latestRevision(page);

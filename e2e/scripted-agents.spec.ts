@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectDesk, grantAgent, openPlayground } from './support';
+import { confirmDialog, expectDesk, grantAgent, openPlayground } from './support';
 
 const transcript = (page: Page) => page.getByRole('list', { name: 'Agent transcript' });
 
@@ -36,7 +36,7 @@ test('the careful agent meets a stale revision when the human changes the desk b
   const command = page.getByRole('textbox', { name: 'Command' });
   await command.fill('/seeds reserve basil-genovese 1');
   await command.press('Enter');
-  await page.getByRole('dialog').getByRole('button', { name: 'Confirm', exact: true }).click();
+  await confirmDialog(page);
   await page.getByRole('button', { name: 'Run to end' }).click();
   await expect(page.getByRole('note', { name: 'Agent summary' })).toBeVisible();
   await expect(transcript(page)).toContainText('Refused (stale-revision)');

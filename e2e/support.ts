@@ -20,7 +20,9 @@ export function dialog(page: Page) {
   return page.getByRole('dialog');
 }
 
+/** The journal panel's line count, read once the panel has caught up with the desk (aria-busy false). */
 export async function journalLineCount(page: Page): Promise<number> {
+  await expect(page.getByRole('region', { name: 'Journal', exact: true })).toHaveAttribute('aria-busy', 'false');
   const text = await page.getByLabel('Journal line count').textContent();
   const match = /(\d+) lines/.exec(text ?? '');
   if (!match) throw new Error(`No line count in "${text}"`);
@@ -38,18 +40,27 @@ export async function expectDesk(page: Page, id: string, available: number, rese
   await expect(cells.nth(1)).toHaveText(String(reserved));
 }
 
+/**
+ * Presses Confirm and waits until the confirmation machine has settled. The dialog closes as soon as
+ * the commit is sent, before the worker answers, so "dialog hidden" alone would let a test read the
+ * revision of the moment before the commit.
+ */
+export async function confirmDialog(page: Page): Promise<void> {
+  await dialog(page).getByRole('button', { name: 'Confirm', exact: true }).click();
+  await expect(page.getByRole('group', { name: 'Confirmation machine' })).toContainText(/Confirmation state: (committed|refused|failed)/);
+  await expect(dialog(page)).toBeHidden();
+}
+
 export async function confirmReservation(page: Page, line: string): Promise<void> {
   await run(page, line);
   await expect(dialog(page)).toBeVisible();
-  await dialog(page).getByRole('button', { name: 'Confirm', exact: true }).click();
-  await expect(dialog(page)).toBeHidden();
+  await confirmDialog(page);
 }
 
 export async function grantAgent(page: Page): Promise<void> {
   await run(page, '/seeds agent on');
   await expect(dialog(page)).toContainText('seed_desk act');
-  await dialog(page).getByRole('button', { name: 'Confirm', exact: true }).click();
-  await expect(dialog(page)).toBeHidden();
+  await confirmDialog(page);
   await expect(page.getByRole('status', { name: 'Status line' })).toContainText('agent on');
 }
 
@@ -72,11 +83,6 @@ export async function latestRevision(page: Page): Promise<string> {
   const match = /"revision": "([^"]+)"/.exec(text);
   if (!match?.[1]) throw new Error(`No revision in details: ${text}`);
   return match[1];
-}
-
-export async function seedDeskLineCount(page: Page): Promise<number> {
-  const text = await page.getByLabel('Seed desk entries').textContent();
-  return Number(/(\d+)/.exec(text ?? '')?.[1] ?? Number.NaN);
 }
 
 export function tree(page: Page) {

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { openPlayground, run } from './support';
+import { confirmDialog, openPlayground, run } from './support';
 
 const checkpoint = (page: Page) => page.getByRole('status', { name: 'Checkpoint' });
 
@@ -44,7 +44,7 @@ test('a wrong attempt does not tick and says why: confirming when the step asks 
   await page.goto('/#/lesson/1/step/2');
   await expect(page.getByRole('heading', { name: /^Step 2:/ })).toBeVisible();
   await run(page, '/seeds reserve basil-genovese 2');
-  await page.getByRole('dialog').getByRole('button', { name: 'Confirm', exact: true }).click();
+  await confirmDialog(page);
   await expect(checkpoint(page)).toContainText('Not yet');
   await expect(checkpoint(page)).toContainText(/cancel/i);
 });
@@ -56,7 +56,7 @@ test('a wrong attempt in the race does not tick: confirming without anything hap
   await page.goto('/#/lesson/1/step/4');
   await expect(page.getByRole('heading', { name: /^Step 4:/ })).toBeVisible();
   await run(page, '/seeds reserve bean-scarlet 1');
-  await page.getByRole('dialog').getByRole('button', { name: 'Confirm', exact: true }).click();
+  await confirmDialog(page);
   await expect(page.getByRole('table', { name: 'Seed desk' }).getByRole('row', { name: /bean-scarlet/ }).getByRole('cell').nth(1)).toHaveText('1');
   await expect(checkpoint(page)).toContainText('Not yet');
   await expect(checkpoint(page)).toContainText(/meanwhile|stale/i);
@@ -78,7 +78,7 @@ test('a scenario shared as a link opens the same journal in a fresh browser', as
   await openPlayground(page);
   await run(page, 'shared plan');
   await run(page, '/seeds reserve bean-scarlet 2');
-  await page.getByRole('dialog').getByRole('button', { name: 'Confirm', exact: true }).click();
+  await confirmDialog(page);
   const revision = await page.getByLabel('Revision', { exact: true }).textContent();
   await page.getByRole('button', { name: 'Share this scenario as a link' }).click();
   const link = await page.getByRole('textbox', { name: 'Share link' }).inputValue();

@@ -48,6 +48,8 @@ export class Playground {
   /** The journal panel's lines: filtered in the worker, so a 100k-entry journal never crosses whole. */
   journal = $state.raw<{ lineCount: number; matchCount: number; lines: string[] }>({ lineCount: 0, matchCount: 0, lines: [] });
   journalFilter = $state('');
+  /** The view and filter the journal lines were read for: behind the desk until the refresh lands. */
+  private journalReadFor = $state.raw('');
   tree = $state.raw<{ rows: TreeRowView[]; leafId: string | null }>({ rows: [], leafId: null });
   treeFilter = $state<TreeFilter>('all');
   sessions = $state.raw<SessionSummary[]>([]);
@@ -231,8 +233,15 @@ export class Playground {
   }
 
   async refreshJournal(): Promise<void> {
-    const { result } = await this.call({ type: 'journal', filter: this.journalFilter });
+    const filter = this.journalFilter;
+    const { result, view } = await this.call({ type: 'journal', filter });
     this.journal = result;
+    this.journalReadFor = `${viewKeyOf(view)}|${filter}`;
+  }
+
+  /** False while the journal panel still shows an older view than the desk (announced as aria-busy). */
+  get journalIsCurrent(): boolean {
+    return this.view !== null && this.journalReadFor === `${viewKeyOf(this.view)}|${this.journalFilter}`;
   }
 
   async setJournalFilter(filter: string): Promise<void> {
@@ -321,7 +330,7 @@ export class Playground {
   private noteView(view: HostView, sessionsChanged = false): void {
     this.view = view;
     writeLeafMemo(view);
-    const key = `${view.sessionId}|${view.entryCount}|${view.leafId ?? ''}`;
+    const key = viewKeyOf(view);
     const sessionChanged = !this.viewKey.startsWith(`${view.sessionId}|`);
     if (key === this.viewKey && !sessionsChanged) return;
     this.viewKey = key;
@@ -518,4 +527,9 @@ function writeLeafMemo(view: HostView): void {
   } catch {
     // Storage may be unavailable (private mode); the notice is a courtesy, not state.
   }
+}
+
+/** What the journal, tree and sessions depend on: the session, its size and the leaf. */
+function viewKeyOf(view: HostView): string {
+  return `${view.sessionId}|${view.entryCount}|${view.leafId ?? ''}`;
 }
