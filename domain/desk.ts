@@ -78,7 +78,7 @@ export function decideReservation(state: BranchState, request: ReservationReques
   return applyReservation(state.snapshot, request.action, request.id, request.packets);
 }
 
-export function staleRefusal(expected: unknown, state: BranchState): Refusal {
+function staleRefusal(expected: unknown, state: BranchState): Refusal {
   const decidedOn = typeof expected === 'string' ? `revision ${expected}` : 'something that is not a revision string';
   return refusal('stale-revision', `This was decided on ${decidedOn}, but the branch is now at ${state.revision}. Nothing was changed.`);
 }

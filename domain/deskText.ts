@@ -1,3 +1,4 @@
+import { FIXTURE_FAMILIES } from './fixture';
 import type { Revision } from './ids';
 import type { DeskRow } from './snapshot';
 
@@ -8,6 +9,13 @@ export function deskLines(rows: readonly DeskRow[]): string[] {
 
 export function queryText(rows: readonly DeskRow[], revision: Revision): string {
   return [...deskLines(rows), `revision: ${revision}`].join('\n');
+}
+
+/** A query by optional exact family: the rows it chose and the text, shared by `/seeds query` and the tool. */
+export function familyQuery(rows: readonly DeskRow[], family: string | undefined, revision: Revision): { rows: readonly DeskRow[]; text: string } {
+  const chosen = family === undefined ? rows : rows.filter((row) => row.family === family);
+  const text = chosen.length > 0 ? queryText(chosen, revision) : `No item has the family "${family}". Families: ${FIXTURE_FAMILIES.join(', ')}.\nrevision: ${revision}`;
+  return { rows: chosen, text };
 }
 
 /** A one-line summary for the status line. */

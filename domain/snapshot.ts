@@ -1,12 +1,8 @@
 import './zodSetup';
 import * as z from 'zod/mini';
-import { FIXTURE, FIXTURE_IDS, type FixtureId, isFixtureId, fixtureItem } from './fixture';
+import { FIXTURE, FIXTURE_IDS, type FixtureId, type FixtureItem, isFixtureId, fixtureItem } from './fixture';
 
-/**
- * The persisted name of seed desk entries. CHANGING THIS LOSES DATA: every journal already
- * written (and every real host file) finds its state by this exact string.
- */
-export const SEED_DESK_CUSTOM_TYPE = 'seed-desk-state-v1';
+export { SEED_DESK_CUSTOM_TYPE } from './seedDeskType';
 
 export type Quantities = Readonly<Partial<Record<FixtureId, number>>>;
 
@@ -88,8 +84,15 @@ export interface DeskRow {
 }
 
 export function deskRows(snapshot: Snapshot): DeskRow[] {
-  return FIXTURE.map((item) => {
-    const reserved = reservedOf(snapshot, item.id);
-    return { id: item.id, name: item.name, family: item.family, packets: item.packets, reserved, available: item.packets - reserved };
-  });
+  return FIXTURE.map((item) => rowOf(snapshot, item));
+}
+
+/** One item's row, for an id already known to be in the fixture. */
+export function deskRow(snapshot: Snapshot, id: FixtureId): DeskRow {
+  return rowOf(snapshot, fixtureItem(id));
+}
+
+function rowOf(snapshot: Snapshot, item: FixtureItem): DeskRow {
+  const reserved = reservedOf(snapshot, item.id);
+  return { id: item.id, name: item.name, family: item.family, packets: item.packets, reserved, available: item.packets - reserved };
 }

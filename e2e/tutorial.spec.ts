@@ -92,6 +92,22 @@ test('a scenario shared as a link opens the same journal in a fresh browser', as
   await other.close();
 });
 
+test('opening your own share link again switches back to the session this browser already holds', async ({ page }) => {
+  await openPlayground(page);
+  await run(page, '/seeds reserve bean-scarlet 2');
+  await confirmDialog(page);
+  const revision = await page.getByLabel('Revision', { exact: true }).textContent();
+  await page.getByRole('button', { name: 'Share this scenario as a link' }).click();
+  const link = await page.getByRole('textbox', { name: 'Share link' }).inputValue();
+
+  await page.getByRole('button', { name: 'New session', exact: true }).click();
+  await expect(page.getByLabel('Revision', { exact: true })).not.toHaveText(revision ?? '');
+  await page.goto(link);
+  await expect(page.getByLabel('Revision', { exact: true })).toHaveText(revision ?? '');
+  await expect(page.getByRole('alert').filter({ hasText: 'could not be opened' })).toHaveCount(0);
+  await expect(page.getByRole('list', { name: 'Session list' }).getByRole('listitem')).toHaveCount(2);
+});
+
 test('a damaged share link says so instead of failing silently', async ({ page }) => {
   await page.goto('/#/share/not-really-deflate-data');
   await expect(page.getByRole('alert').filter({ hasText: 'share link is damaged' })).toBeVisible();

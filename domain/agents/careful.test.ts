@@ -1,37 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { decideReservation } from '../desk';
-import type { FixtureId } from '../fixture';
 import { freshEntryId } from '../ids';
 import { customEntry } from '../journal/entry';
-import { SessionJournal } from '../journal/journal';
-import { reservedOf, SEED_DESK_CUSTOM_TYPE } from '../snapshot';
+import { SEED_DESK_CUSTOM_TYPE } from '../snapshot';
 import { createCarefulAgent } from './careful';
-import { appendDeskSnapshot, runAgentInMemory, type AgentRun } from './harness';
-import { grantedDesk, type Desk } from './desk.testkit';
+import { runAgentInMemory, type AgentRun } from './harness';
+import { codesOf, grantedDesk, humanReserve, opsOf, reservedOn, type Desk } from './desk.testkit';
 
 function desk(options: { grant?: boolean; seed?: number } = {}): Desk {
   return grantedDesk({ grant: options.grant, seed: options.seed ?? 11, message: 'Could you hold a scarlet runner bean packet for me?' });
 }
 
-/** A confirmed human reservation on the current leaf. */
-function humanReserve({ journal, ids }: Desk, id: FixtureId, packets: number): void {
-  const decision = decideReservation(
-    journal.state(),
-    { action: 'reserve', id, packets, expectedRevision: journal.revision(), actor: 'human' },
-    { interactive: true },
-  );
-  if (!decision.ok) throw new Error(decision.refusal.message);
-  appendDeskSnapshot(journal, ids, decision.snapshot);
-}
-
-function reserved(journal: SessionJournal, id: FixtureId): number {
-  const state = journal.state();
-  if (!state.ok) throw new Error('expected a valid branch');
-  return reservedOf(state.snapshot, id);
-}
-
-const ops = (run: AgentRun) => run.transcript.map((step) => step.args['op']);
-const codes = (run: AgentRun) => run.transcript.map((step) => (step.observation.details?.ok === false ? step.observation.details.code : null));
 const actRevisions = (run: AgentRun) => run.transcript.filter((step) => step.args['op'] === 'act').map((step) => step.args['expectedRevision']);
 
 describe('careful agent', () => {
@@ -41,7 +19,7 @@ describe('careful agent', () => {
     const run = runAgentInMemory(createCarefulAgent(), d.journal, d.ids);
 
     expect(run.finished).toBe(true);
-    expect(ops(run)).toEqual(['query', 'act']);
+    expect(opsOf(run)).toEqual(['query', 'act']);
     const [query, act] = run.transcript;
     expect(query?.observation.details?.revision).toBe(before);
     expect(act?.args).toEqual({ op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: before });
@@ -50,8 +28,8 @@ describe('careful agent', () => {
     expect(after).not.toBe(before);
     expect(act?.observation.details?.revision).toBe(after);
     expect(run.summary).toContain(after);
-    expect(reserved(d.journal, 'bean-scarlet')).toBe(1);
-    expect(reserved(d.journal, 'basil-genovese')).toBe(0);
+    expect(reservedOn(d.journal, 'bean-scarlet')).toBe(1);
+    expect(reservedOn(d.journal, 'basil-genovese')).toBe(0);
   });
 
   it('when a human reserves basil between its query and its act: stale refusal, re-query, act on the new revision', () => {
@@ -67,8 +45,8 @@ describe('careful agent', () => {
       },
     });
 
-    expect(ops(run)).toEqual(['query', 'act', 'query', 'act']);
-    expect(codes(run)).toEqual([null, 'stale-revision', null, null]);
+    expect(opsOf(run)).toEqual(['query', 'act', 'query', 'act']);
+    expect(codesOf(run)).toEqual([null, 'stale-revision', null, null]);
     const [query1, act1, query2, act2] = run.transcript;
     expect(query1?.observation.details?.revision).toBe(first);
     expect(act1?.args['expectedRevision']).toBe(first);
@@ -77,8 +55,8 @@ describe('careful agent', () => {
     expect(act2?.args['expectedRevision']).toBe(afterHuman);
     expect(act2?.observation.details).toMatchObject({ ok: true, revision: d.journal.revision() });
     expect(new Set(actRevisions(run)).size).toBe(actRevisions(run).length);
-    expect(reserved(d.journal, 'bean-scarlet')).toBe(1);
-    expect(reserved(d.journal, 'basil-genovese')).toBe(1);
+    expect(reservedOn(d.journal, 'bean-scarlet')).toBe(1);
+    expect(reservedOn(d.journal, 'basil-genovese')).toBe(1);
     expect(run.summary).toContain(d.journal.revision());
   });
 
@@ -88,14 +66,14 @@ describe('careful agent', () => {
     const size = d.journal.size;
     const run = runAgentInMemory(createCarefulAgent(), d.journal, d.ids);
 
-    expect(ops(run)).toEqual(['query', 'act', 'query']);
-    expect(codes(run)).toEqual([null, 'agent-disabled', null]);
+    expect(opsOf(run)).toEqual(['query', 'act', 'query']);
+    expect(codesOf(run)).toEqual([null, 'agent-disabled', null]);
     expect(run.transcript[2]?.thought).toContain('agent-disabled');
     expect(run.summary).toContain('/seeds agent on');
     expect(run.finished).toBe(true);
     expect(d.journal.revision()).toBe(before);
     expect(d.journal.size).toBe(size);
-    expect(reserved(d.journal, 'bean-scarlet')).toBe(0);
+    expect(reservedOn(d.journal, 'bean-scarlet')).toBe(0);
   });
 
   it('with every bean packet already reserved: queries and stops without acting', () => {
@@ -104,11 +82,11 @@ describe('careful agent', () => {
     const before = d.journal.revision();
     const run = runAgentInMemory(createCarefulAgent(), d.journal, d.ids);
 
-    expect(ops(run)).toEqual(['query']);
+    expect(opsOf(run)).toEqual(['query']);
     expect(run.finished).toBe(true);
     expect(run.summary).toContain('0 available');
     expect(d.journal.revision()).toBe(before);
-    expect(reserved(d.journal, 'bean-scarlet')).toBe(5);
+    expect(reservedOn(d.journal, 'bean-scarlet')).toBe(5);
   });
 
   it('stops at once, without retrying, when the host blocks its act', () => {
@@ -118,19 +96,19 @@ describe('careful agent', () => {
       deny: (args) => (args['op'] === 'act' ? 'approval denied' : undefined),
     });
 
-    expect(ops(run)).toEqual(['query', 'act']);
+    expect(opsOf(run)).toEqual(['query', 'act']);
     expect(run.transcript[1]?.observation).toMatchObject({ ok: false, isError: true });
     expect(run.transcript[1]?.observation.details).toBeUndefined();
     expect(run.finished).toBe(true);
     expect(run.summary).toContain('blocked');
     expect(d.journal.revision()).toBe(before);
-    expect(reserved(d.journal, 'bean-scarlet')).toBe(0);
+    expect(reservedOn(d.journal, 'bean-scarlet')).toBe(0);
   });
 
   it('stops when even its first query is blocked', () => {
     const d = desk();
     const run = runAgentInMemory(createCarefulAgent(), d.journal, d.ids, 12, { deny: () => 'policy deny' });
-    expect(ops(run)).toEqual(['query']);
+    expect(opsOf(run)).toEqual(['query']);
     expect(run.transcript[0]?.observation.isError).toBe(true);
     expect(run.summary).toContain('blocked my query');
   });
@@ -143,12 +121,12 @@ describe('careful agent', () => {
       },
     });
 
-    expect(ops(run)).toEqual(['query', 'act', 'query', 'act', 'query']);
-    expect(codes(run)).toEqual([null, 'stale-revision', null, 'stale-revision', null]);
+    expect(opsOf(run)).toEqual(['query', 'act', 'query', 'act', 'query']);
+    expect(codesOf(run)).toEqual([null, 'stale-revision', null, 'stale-revision', null]);
     expect(actRevisions(run)).toHaveLength(2);
     expect(new Set(actRevisions(run)).size).toBe(2);
     expect(run.summary).toContain('gave up');
-    expect(reserved(d.journal, 'bean-scarlet')).toBe(0);
+    expect(reservedOn(d.journal, 'bean-scarlet')).toBe(0);
   });
 
   it('on a corrupt branch: stops after the refused query and sends the human back to a valid point', () => {
@@ -159,8 +137,8 @@ describe('careful agent', () => {
     );
     const run = runAgentInMemory(createCarefulAgent(), d.journal, d.ids);
 
-    expect(ops(run)).toEqual(['query']);
-    expect(codes(run)).toEqual(['corrupt-state']);
+    expect(opsOf(run)).toEqual(['query']);
+    expect(codesOf(run)).toEqual(['corrupt-state']);
     expect(run.summary).toContain('corrupt-state');
     expect(run.summary).toContain('earlier point');
   });
@@ -176,7 +154,7 @@ describe('careful agent', () => {
     };
     const a = runOnce();
     const b = runOnce();
-    expect(ops(a)).toEqual(['query', 'act', 'query', 'act']);
+    expect(opsOf(a)).toEqual(['query', 'act', 'query', 'act']);
     expect(a).toEqual(b);
   });
 });

@@ -12,7 +12,7 @@ import {
 } from './scriptedAgent';
 
 /** The careful agent acts at most this many times in one run, whatever the desk says. */
-export const CAREFUL_MAX_ACTS = 2;
+const CAREFUL_MAX_ACTS = 2;
 
 type Waiting = 'query' | 'act' | 'finished';
 

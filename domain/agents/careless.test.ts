@@ -1,24 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { decideReservation } from '../desk';
-import type { FixtureId } from '../fixture';
-import { SessionJournal } from '../journal/journal';
-import { reservedOf } from '../snapshot';
 import { createCarelessAgent } from './careless';
-import { appendDeskSnapshot, runAgentInMemory, type AgentRun } from './harness';
-import { grantedDesk, type Desk } from './desk.testkit';
+import { runAgentInMemory } from './harness';
+import { codesOf, grantedDesk, humanReserve, opsOf, reservedOn, type Desk } from './desk.testkit';
 
 function desk(options: { grant?: boolean; seed?: number } = {}): Desk {
   return grantedDesk({ grant: options.grant, seed: options.seed ?? 23, message: 'Hold a bean packet for me, please.' });
 }
-
-function reserved(journal: SessionJournal, id: FixtureId): number {
-  const state = journal.state();
-  if (!state.ok) throw new Error('expected a valid branch');
-  return reservedOf(state.snapshot, id);
-}
-
-const ops = (run: AgentRun) => run.transcript.map((step) => step.args['op']);
-const codes = (run: AgentRun) => run.transcript.map((step) => (step.observation.details?.ok === false ? step.observation.details.code : null));
 
 describe('careless agent', () => {
   it('on a granted desk: one query, then the same act three times; only the first goes through', () => {
@@ -27,19 +14,19 @@ describe('careless agent', () => {
     const run = runAgentInMemory(createCarelessAgent(), d.journal, d.ids);
 
     expect(run.finished).toBe(true);
-    expect(ops(run)).toEqual(['query', 'act', 'act', 'act']);
+    expect(opsOf(run)).toEqual(['query', 'act', 'act', 'act']);
     expect(run.transcript[0]?.observation.details?.revision).toBe(queried);
     const acts = run.transcript.slice(1);
     for (const step of acts) {
       expect(step.args).toEqual({ op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: queried });
     }
-    expect(codes(run)).toEqual([null, null, 'stale-revision', 'stale-revision']);
+    expect(codesOf(run)).toEqual([null, null, 'stale-revision', 'stale-revision']);
     expect(acts[0]?.observation.details).toMatchObject({ ok: true, scope: 'act' });
     for (const step of acts.slice(1)) {
       expect(step.thought).toContain('Blind retry');
       expect(step.thought).toContain(queried);
     }
-    expect(reserved(d.journal, 'bean-scarlet')).toBe(1);
+    expect(reservedOn(d.journal, 'bean-scarlet')).toBe(1);
     expect(run.summary).toContain('without ever querying again');
     expect(run.summary).toContain('stale-revision');
   });
@@ -50,28 +37,22 @@ describe('careless agent', () => {
     const size = d.journal.size;
     const run = runAgentInMemory(createCarelessAgent(), d.journal, d.ids);
 
-    expect(ops(run)).toEqual(['query', 'act', 'act', 'act']);
-    expect(codes(run)).toEqual([null, 'agent-disabled', 'agent-disabled', 'agent-disabled']);
+    expect(opsOf(run)).toEqual(['query', 'act', 'act', 'act']);
+    expect(codesOf(run)).toEqual([null, 'agent-disabled', 'agent-disabled', 'agent-disabled']);
     expect(new Set(run.transcript.slice(1).map((step) => step.args['expectedRevision']))).toEqual(new Set([before]));
     expect(d.journal.revision()).toBe(before);
     expect(d.journal.size).toBe(size);
-    expect(reserved(d.journal, 'bean-scarlet')).toBe(0);
+    expect(reservedOn(d.journal, 'bean-scarlet')).toBe(0);
     expect(run.summary).toContain('Nothing was reserved');
   });
 
   it('does not look at availability: with every bean reserved it still acts three times', () => {
     const d = desk();
-    const decision = decideReservation(
-      d.journal.state(),
-      { action: 'reserve', id: 'bean-scarlet', packets: 5, expectedRevision: d.journal.revision(), actor: 'human' },
-      { interactive: true },
-    );
-    if (!decision.ok) throw new Error(decision.refusal.message);
-    appendDeskSnapshot(d.journal, d.ids, decision.snapshot);
+    humanReserve(d, 'bean-scarlet', 5);
     const run = runAgentInMemory(createCarelessAgent(), d.journal, d.ids);
 
-    expect(codes(run)).toEqual([null, 'insufficient-availability', 'insufficient-availability', 'insufficient-availability']);
-    expect(reserved(d.journal, 'bean-scarlet')).toBe(5);
+    expect(codesOf(run)).toEqual([null, 'insufficient-availability', 'insufficient-availability', 'insufficient-availability']);
+    expect(reservedOn(d.journal, 'bean-scarlet')).toBe(5);
   });
 
   it('is deterministic: equal journals give equal transcripts', () => {

@@ -1,7 +1,7 @@
 import { QUERY_ARGS, TARGET_ID, TARGET_PACKETS, refusalCodeOf, reserveArgs, type AgentObservation, type ScriptedAgent } from './scriptedAgent';
 
 /** The careless agent sends its one reservation this many times, whatever comes back. */
-export const CARELESS_ACTS = 3;
+const CARELESS_ACTS = 3;
 
 /** The stand-in when the single query gave no revision: the careless agent sends something anyway. */
 const NO_REVISION = '(no revision)';

@@ -70,15 +70,6 @@ function requireKnown(journal: SessionJournal, id: EntryId | null): void {
   if (id !== null && !journal.has(id)) throw new JournalError(`Entry ${id} not found`);
 }
 
-/** The tree parent: null for a root, an orphan, or an entry whose parent was appended after it. */
-function treeParent(journal: SessionJournal, id: EntryId): EntryId | null {
-  const parentId = journal.get(id)?.parentId ?? null;
-  if (parentId === null) return null;
-  const parentSeq = journal.seqOf(parentId);
-  const seq = journal.seqOf(id);
-  return parentSeq !== undefined && seq !== undefined && parentSeq < seq ? parentId : null;
-}
-
 /**
  * The deepest common ancestor of two entries (inclusive: of an ancestor and its descendant it is the
  * ancestor), or null when either is null or they lie under different roots. Walks parents only:
@@ -93,24 +84,24 @@ export function findForkPoint(journal: SessionJournal, leftId: EntryId | null, r
   let depthA = journal.depthOf(leftId) ?? 0;
   let depthB = journal.depthOf(rightId) ?? 0;
   while (a !== null && depthA > depthB) {
-    a = treeParent(journal, a);
+    a = journal.parentIdOf(a);
     depthA--;
   }
   while (b !== null && depthB > depthA) {
-    b = treeParent(journal, b);
+    b = journal.parentIdOf(b);
     depthB--;
   }
   while (a !== b) {
     if (a === null || b === null) return null;
-    a = treeParent(journal, a);
-    b = treeParent(journal, b);
+    a = journal.parentIdOf(a);
+    b = journal.parentIdOf(b);
   }
   return a;
 }
 
 function since(journal: SessionJournal, tipId: EntryId | null, forkPointId: EntryId | null): SinceEntry[] {
   const out: SinceEntry[] = [];
-  for (let cursor = tipId; cursor !== null && cursor !== forkPointId; cursor = treeParent(journal, cursor)) {
+  for (let cursor = tipId; cursor !== null && cursor !== forkPointId; cursor = journal.parentIdOf(cursor)) {
     const entry = journal.get(cursor);
     if (!entry) break;
     out.push({ id: entry.id, type: entry.type, role: entryRoleOf(entry), text: entryDisplayText(journal, entry), isSeedDesk: isSeedDeskEntry(entry) });

@@ -18,6 +18,7 @@ import { toSessionJsonl } from './exportJsonl';
 import { parseSessionJsonl, type ImportResult } from './importJsonl';
 import { SessionJournal } from './journal';
 import { FuzzFailure, check, createTally } from '../fuzz.testkit';
+import { copyId, editFields, entryIndex, flipBit, linkCycle, swapLines, truncateLine } from './jsonlLines.testkit';
 
 const DEFAULT_SEED = 20260717;
 const PINNED_SEED = 5150;
@@ -67,19 +68,6 @@ type Mutation =
   | { readonly m: 'whitespace'; readonly text: string }
   | { readonly m: 'titleSlot'; readonly title: string };
 
-/** Fields of a line, or null when it is not a JSON object (then id mutations leave it alone). */
-function fields(text: string | undefined): Record<string, unknown> | null {
-  if (text === undefined) return null;
-  try {
-    const value = JSON.parse(text) as unknown;
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Entry lines (not the header): 1..n-1 when there is a header on line 0. */
-const entryIndex = (lines: readonly string[], pick: number): number => (lines.length <= 1 ? -1 : 1 + (pick % (lines.length - 1)));
 const anyIndex = (lines: readonly string[], pick: number): number => (lines.length === 0 ? -1 : pick % lines.length);
 
 /** A file as lines, so that several mutations of the 1 MB fixture split and join it once. */
@@ -108,67 +96,37 @@ function applyMutation(text: string, mutation: Mutation): string {
 
 function mutate(doc: Doc, mutation: Mutation): void {
   const lines = doc.lines;
-  const setFields = (index: number, change: (value: Record<string, unknown>) => void): void => {
-    const value = fields(lines[index]);
-    if (index < 0 || !value) return;
-    change(value);
-    lines[index] = JSON.stringify(value);
-  };
   switch (mutation.m) {
-    case 'truncate': {
-      const index = anyIndex(lines, mutation.line);
-      if (index >= 0) lines[index] = lines[index]!.slice(0, mutation.at % (lines[index]!.length + 1));
+    case 'truncate':
+      truncateLine(lines, anyIndex(lines, mutation.line), mutation.at);
       return;
-    }
     case 'duplicate': {
       const index = anyIndex(lines, mutation.line);
       if (index >= 0) lines.splice(mutation.to % (lines.length + 1), 0, lines[index]!);
       return;
     }
-    case 'flip': {
-      const index = anyIndex(lines, mutation.line);
-      if (index < 0) return;
-      const bytes = Buffer.from(lines[index]!, 'utf8');
-      if (bytes.length === 0) return;
-      const at = mutation.at % bytes.length;
-      bytes[at] = bytes[at]! ^ (1 << mutation.bit);
-      // A flipped bit may make a '\n' (a new line) or invalid UTF-8 (read as U+FFFD), as a real file would.
-      lines[index] = bytes.toString('utf8');
+    case 'flip':
+      flipBit(lines, anyIndex(lines, mutation.line), mutation.at, mutation.bit);
       return;
-    }
-    case 'swap': {
-      const a = anyIndex(lines, mutation.a);
-      const b = anyIndex(lines, mutation.b);
-      if (a >= 0 && b >= 0) [lines[a], lines[b]] = [lines[b]!, lines[a]!];
+    case 'swap':
+      swapLines(lines, anyIndex(lines, mutation.a), anyIndex(lines, mutation.b));
       return;
-    }
     case 'delete': {
       const index = entryIndex(lines, mutation.line);
       if (index >= 0) lines.splice(index, 1);
       return;
     }
-    case 'dupId': {
-      const source = fields(lines[entryIndex(lines, mutation.a)]);
-      if (source && typeof source['id'] === 'string') setFields(entryIndex(lines, mutation.b), (value) => (value['id'] = source['id']));
+    case 'dupId':
+      copyId(lines, entryIndex(lines, mutation.a), entryIndex(lines, mutation.b));
       return;
-    }
-    case 'cycle': {
-      // a → b → a: each names the other as its parent.
-      const a = entryIndex(lines, mutation.a);
-      const b = entryIndex(lines, mutation.b);
-      const idA = fields(lines[a])?.['id'];
-      const idB = fields(lines[b])?.['id'];
-      if (typeof idA === 'string' && typeof idB === 'string') {
-        setFields(a, (value) => (value['parentId'] = idB));
-        setFields(b, (value) => (value['parentId'] = idA));
-      }
+    case 'cycle':
+      linkCycle(lines, entryIndex(lines, mutation.a), entryIndex(lines, mutation.b));
       return;
-    }
     case 'selfParent':
-      setFields(entryIndex(lines, mutation.line), (value) => (value['parentId'] = value['id']));
+      editFields(lines, entryIndex(lines, mutation.line), (value) => (value['parentId'] = value['id']));
       return;
     case 'orphan':
-      setFields(entryIndex(lines, mutation.line), (value) => (value['parentId'] = mutation.parent));
+      editFields(lines, entryIndex(lines, mutation.line), (value) => (value['parentId'] = mutation.parent));
       return;
     case 'removeHeader':
       if (lines.length > 0) lines.shift();
@@ -183,7 +141,7 @@ function mutate(doc: Doc, mutation: Mutation): void {
         lines[0] = lines[0]!.replace(/}$/, ',"__proto__":{"type":"x"},"constructor":1,"toString":"s"}');
         return;
       }
-      setFields(0, (value) => {
+      editFields(lines, 0, (value) => {
         if (mutation.how === 'sessions') value['type'] = 'sessions';
         else if (mutation.how === 'noId') delete value['id'];
         else if (mutation.how === 'emptyId') value['id'] = '';

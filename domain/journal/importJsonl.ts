@@ -1,6 +1,7 @@
 import '../zodSetup';
 import * as z from 'zod/mini';
 import { freshEntryId, type IdSource } from '../ids';
+import { isRecord } from '../jsonObject';
 import {
   CURRENT_SESSION_VERSION,
   EntryBaseSchema,
@@ -36,13 +37,7 @@ type Json = Record<string, unknown>;
 type Parsed = { ok: true; value: unknown } | { ok: false; problem: string };
 
 /** What a v1 (pre-tree) line must hold to become an entry once it is given an id and a parent. */
-const V1EntrySchema = z.looseObject({
-  type: z.string().check(
-    z.minLength(1),
-    z.refine((type) => type !== 'session', 'a second session header is not an entry'),
-  ),
-  timestamp: z.string(),
-});
+const V1EntrySchema = z.looseObject({ type: EntryBaseSchema.shape.type, timestamp: EntryBaseSchema.shape.timestamp });
 
 /**
  * Read a host session file (v1, v2 or v3; optional OMP-new title slot) into a current (v3) header
@@ -74,7 +69,7 @@ function parse(text: string, ids: IdSource, at: { line: number }): ImportResult 
   let slot: { title: string; source: unknown } | undefined;
   let hadTitleSlot = false;
   const first = lineCount > 0 ? parseJson(lineAt(0)) : undefined;
-  if (first?.ok && isObject(first.value) && first.value['type'] === 'title') {
+  if (first?.ok && isRecord(first.value) && first.value['type'] === 'title') {
     hadTitleSlot = true;
     const title = first.value['title'];
     if (typeof title === 'string') slot = { title, source: first.value['source'] };
@@ -123,7 +118,7 @@ function parse(text: string, ids: IdSource, at: { line: number }): ImportResult 
       skipped.push({ line, reason: `not valid JSON (${parsed.problem})` });
       continue;
     }
-    if (!isObject(parsed.value)) {
+    if (!isRecord(parsed.value)) {
       if (migratedFrom === 1) v1Slots.push(null);
       skipped.push({ line, reason: `not a JSON object (${describeKind(parsed.value)})` });
       continue;
@@ -181,7 +176,7 @@ function readHeader(text: string, line: number): HeaderCheck {
   const parsed = parseJson(text);
   if (!parsed.ok) return notHeader(`it is not valid JSON (${parsed.problem}).`);
   const value = parsed.value;
-  if (!isObject(value)) return notHeader(`it is ${describeKind(value)}, not a {"type":"session",…} object.`);
+  if (!isRecord(value)) return notHeader(`it is ${describeKind(value)}, not a {"type":"session",…} object.`);
   if (value['type'] !== 'session') {
     const type = value['type'];
     const found = typeof type === 'string' ? `type "${clip(type)}"` : 'no "type" string';
@@ -222,7 +217,7 @@ function convertFirstKeptIndex(entry: Json, slots: readonly (Json | null)[], lin
 /** Host V2toV3: the only change in v3 is this role's new name. */
 function renameHookMessage(entry: Json): void {
   const message = entry['message'];
-  if (entry['type'] === 'message' && isObject(message) && message['role'] === 'hookMessage') message['role'] = 'custom';
+  if (entry['type'] === 'message' && isRecord(message) && message['role'] === 'hookMessage') message['role'] = 'custom';
 }
 
 function parseJson(text: string): Parsed {
@@ -231,10 +226,6 @@ function parseJson(text: string): Parsed {
   } catch (error) {
     return { ok: false, problem: errorText(error) };
   }
-}
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function describeKind(value: unknown): string {

@@ -204,8 +204,7 @@ export class SessionJournal {
   /** The reconstructed desk of the branch ending at `at` (the leaf by default), from the index. */
   state(at: EntryId | null = this.leaf): BranchState {
     const head = this.deskHeadOf(at);
-    const link = head === null ? ROOT_LINK : (this.index.get(head)?.deskLink ?? ROOT_LINK);
-    return branchStateFrom(this.sessionId, head, link);
+    return branchStateFrom(this.sessionId, head, this.linkOf(head));
   }
 
   /** Labels are global: the last label entry for a target wins, whatever its branch. */
@@ -239,7 +238,7 @@ export class SessionJournal {
     if (this.index.has(entry.id)) throw new JournalError(`Duplicate entry id ${entry.id}`);
     const parent = entry.parentId === null ? undefined : this.index.get(entry.parentId);
     const parentKey = parent ? entry.parentId : null;
-    const deskLink = isSeedDeskEntry(entry) ? foldDeskEntry(parent ? this.linkAt(parent) : ROOT_LINK, entry) : null;
+    const deskLink = isSeedDeskEntry(entry) ? foldDeskEntry(this.linkOf(parent?.deskHead ?? null), entry) : null;
     if (deskLink) this.deskEntries++;
     this.index.set(entry.id, {
       entry,
@@ -255,9 +254,9 @@ export class SessionJournal {
     if (entry.type === 'label') this.applyLabel(entry);
   }
 
-  private linkAt(indexed: Indexed): DeskLinkState {
-    if (indexed.deskHead === null) return ROOT_LINK;
-    return this.index.get(indexed.deskHead)?.deskLink ?? ROOT_LINK;
+  /** The desk state a seed desk entry left behind; the empty desk before any. */
+  private linkOf(deskHead: EntryId | null): DeskLinkState {
+    return deskHead === null ? ROOT_LINK : (this.index.get(deskHead)?.deskLink ?? ROOT_LINK);
   }
 
   private applyLabel(entry: JournalEntry): void {

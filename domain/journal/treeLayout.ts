@@ -22,7 +22,7 @@
  */
 import { FIXTURE_IDS } from '../fixture';
 import type { EntryId, Revision } from '../ids';
-import { parseSnapshot, type Snapshot } from '../snapshot';
+import { parseSnapshot, reservedOf, type Snapshot } from '../snapshot';
 import { entryText, isSeedDeskEntry, messageRole, type JournalEntry } from './entry';
 import type { SessionJournal } from './journal';
 
@@ -62,10 +62,10 @@ export type TreeFilter = 'all' | 'conversation' | 'seed-desk';
 type MutableRow = { -readonly [K in keyof TreeRow]: TreeRow[K] };
 
 /** `basil-genovese 2, bean-scarlet 1 · agent on`; `nothing reserved · agent off` for an empty desk. */
-export function deskSummary(snapshot: Snapshot): string {
+function deskSummary(snapshot: Snapshot): string {
   const held: string[] = [];
   for (const id of FIXTURE_IDS) {
-    const count = snapshot.quantities[id] ?? 0;
+    const count = reservedOf(snapshot, id);
     if (count > 0) held.push(`${id} ${count}`);
   }
   return `${held.length > 0 ? held.join(', ') : 'nothing reserved'} · agent ${snapshot.agentEnabled ? 'on' : 'off'}`;

@@ -20,6 +20,7 @@ import { deskRows, SEED_DESK_CUSTOM_TYPE } from '../snapshot';
 import { gateToolCall } from '../../web/src/worker/toolGate';
 import { planSeedDeskCall } from './seedDeskTool';
 import { FuzzFailure, check, createTally, checkConservation } from '../fuzz.testkit';
+import { isRecord } from '../jsonObject';
 
 const DEFAULT_SEED = 20260715;
 const PINNED_SEED = 424242;
@@ -246,7 +247,6 @@ const startArb = fc.record({
 
 // ---------------------------------------------------------------- the oracle
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A fully valid act, judged without the domain: own keys, exact values, the current revision as a string. */
 function fullyValidAct(raw: unknown, current: string): { action: 'reserve' | 'release'; id: (typeof FIXTURE)[number]['id']; packets: number } | null {

@@ -1,10 +1,11 @@
 import { corruptRefusal, decideReservation, invalidTargetRefusal } from '../desk';
-import { deskLines } from '../deskText';
-import { FIXTURE_FAMILIES, isFixtureId } from '../fixture';
+import { deskLines, familyQuery } from '../deskText';
+import type { FixtureId } from '../fixture';
 import type { Revision } from '../ids';
+import { isRecord } from '../jsonObject';
 import type { BranchState } from '../reconstruct';
 import { refusalText, type Refusal, type RefusalCode } from '../refusal';
-import { deskRows, type DeskRow, type Snapshot } from '../snapshot';
+import { deskRow, deskRows, type DeskRow, type Snapshot } from '../snapshot';
 import { SEED_DESK_OPS, type SeedDeskOp } from './schema';
 
 export interface ToolDetails {
@@ -37,7 +38,7 @@ function result(text: string, details: ToolDetails): ToolResult {
   return { content: [{ type: 'text', text }], details };
 }
 
-export function refusalResult(scope: ToolDetails['scope'], r: Refusal, state: BranchState): ToolResult {
+function refusalResult(scope: ToolDetails['scope'], r: Refusal, state: BranchState): ToolResult {
   return result(`${refusalText(r)}\nrevision: ${state.revision}`, {
     ok: false,
     scope,
@@ -50,10 +51,6 @@ export function refusalResult(scope: ToolDetails['scope'], r: Refusal, state: Br
 
 function rowData(row: DeskRow) {
   return { id: row.id, name: row.name, family: row.family, packets: row.packets, available: row.available, reserved: row.reserved };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -75,11 +72,7 @@ export function planSeedDeskCall(raw: unknown, state: BranchState): ToolPlan {
     if (family !== undefined && typeof family !== 'string') {
       return { kind: 'error', message: 'seed_desk query: family must be a string when given.' };
     }
-    const chosen = family === undefined ? rows : rows.filter((row) => row.family === family);
-    const text =
-      chosen.length > 0
-        ? [...deskLines(chosen), `revision: ${state.revision}`].join('\n')
-        : `No item has the family "${family}". Families: ${FIXTURE_FAMILIES.join(', ')}.\nrevision: ${state.revision}`;
+    const { rows: chosen, text } = familyQuery(rows, family, state.revision);
     return {
       kind: 'answer',
       result: result(text, { ok: true, scope: 'query', revision: state.revision, agentEnabled, data: { items: chosen.map(rowData), ...(family !== undefined ? { family } : {}) } }),
@@ -89,7 +82,7 @@ export function planSeedDeskCall(raw: unknown, state: BranchState): ToolPlan {
   if (op === 'inspect') {
     const id = raw['id'];
     const row = rows.find((candidate) => candidate.id === id);
-    if (!row || !isFixtureId(id)) {
+    if (!row) {
       return { kind: 'answer', result: refusalResult('inspect', invalidTargetRefusal(id), state) };
     }
     const text = `${row.name} (${row.id}, family ${row.family}): ${row.available} available, ${row.reserved} reserved of ${row.packets}\nrevision: ${state.revision}`;
@@ -106,19 +99,20 @@ export function planSeedDeskCall(raw: unknown, state: BranchState): ToolPlan {
     { interactive: false },
   );
   if (!decision.ok) return { kind: 'answer', result: refusalResult('act', decision.refusal, state) };
-  const id = raw['id'] as DeskRow['id'];
+  // The decision has checked both: the id is in the fixture and the count is a whole number.
+  const id = raw['id'] as FixtureId;
   const packets = raw['packets'] as number;
-  const after = deskRows(decision.snapshot).find((row) => row.id === id);
+  const after = deskRow(decision.snapshot, id);
   return {
     kind: 'commit',
     snapshot: decision.snapshot,
     describe: (revision) =>
-      result(`${action === 'reserve' ? 'Reserved' : 'Released'} ${packets} ${id}.\n${after ? deskLines([after])[0] : ''}\nrevision: ${revision}`, {
+      result(`${action === 'reserve' ? 'Reserved' : 'Released'} ${packets} ${id}.\n${deskLines([after])[0]}\nrevision: ${revision}`, {
         ok: true,
         scope: 'act',
         revision,
         agentEnabled: decision.snapshot.agentEnabled,
-        data: { action, id, packets, ...(after ? { item: rowData(after) } : {}) },
+        data: { action, id, packets, item: rowData(after) },
       }),
   };
 }

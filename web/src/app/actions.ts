@@ -26,11 +26,6 @@ async function dialogSettled(playground: Playground): Promise<void> {
   await waitFor(playground.confirmation, (snapshot) => !['reading', 'committing'].includes(String(snapshot.value)), { timeout: SETTLE_TIMEOUT });
 }
 
-/** The whole tree: the learner's filter must not hide the rows an action looks for. */
-function refreshedRows(playground: Playground) {
-  return playground.allTreeRows();
-}
-
 /**
  * Performs one lesson action through the page's own paths (the methods the buttons call) and
  * waits until it has settled, so the next action sees its result.
@@ -76,20 +71,20 @@ export async function perform(playground: Playground, action: LessonAction): Pro
       await playground.reopen();
       return;
     case 'branch-from': {
-      const row = (await refreshedRows(playground)).find((candidate) => candidate.text.includes(action.text));
+      const row = (await playground.allTreeRows()).find((candidate) => candidate.text.includes(action.text));
       if (!row) throw new Error(`No entry in the session tree shows "${action.text}".`);
       await playground.branchFrom(row.id);
       return;
     }
     case 'branch-before-last-reservation': {
-      const rows = await refreshedRows(playground);
+      const rows = await playground.allTreeRows();
       const last = [...rows].reverse().find((row) => row.isSeedDesk && row.onActivePath);
       if (!last?.parentId) throw new Error('There is no reservation on this branch to go back before.');
       await playground.branchFrom(last.parentId);
       return;
     }
     case 'compare-with-other-branch': {
-      const rows = await refreshedRows(playground);
+      const rows = await playground.allTreeRows();
       const other = [...rows].reverse().find((row) => row.isSeedDesk && !row.onActivePath);
       if (!other) throw new Error('There is no seed desk entry on another branch to compare with.');
       await playground.compare(other.id);

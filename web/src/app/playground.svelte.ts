@@ -4,6 +4,7 @@ import { parseSeedsArgs, splitSlashCommand } from '$domain/command/parse';
 import { approvalMachine } from '../machines/approval';
 import { confirmationMachine } from '../machines/confirmation';
 import type {
+  ApprovalPolicy,
   CommitOutcomeView,
   ComparisonView,
   DeskChange,
@@ -59,7 +60,6 @@ export class Playground {
   importReport = $state.raw<ImportReport | null>(null);
   /** Set when the worker itself failed (not a refusal): shown as an alert. */
   error = $state.raw<string | null>(null);
-  busy = $state(0);
   /** Said once after a reload that undid a navigation which had appended nothing. */
   reloadNotice = $state.raw<string | null>(null);
 
@@ -147,7 +147,7 @@ export class Playground {
     return result;
   }
 
-  async setApprovalPolicy(policy: 'allow' | 'prompt' | 'deny'): Promise<void> {
+  async setApprovalPolicy(policy: ApprovalPolicy): Promise<void> {
     await this.call({ type: 'setApprovalPolicy', policy });
     this.note({ kind: 'policy', value: policy });
   }
@@ -329,10 +329,11 @@ export class Playground {
 
   private noteView(view: HostView, sessionsChanged = false): void {
     this.view = view;
-    writeLeafMemo(view);
     const key = viewKeyOf(view);
     const sessionChanged = !this.viewKey.startsWith(`${view.sessionId}|`);
     if (key === this.viewKey && !sessionsChanged) return;
+    // The memo holds only what the key holds (a leaf's transience follows from size and leaf).
+    writeLeafMemo(view);
     this.viewKey = key;
     if (sessionChanged) this.comparison = null;
     this.scheduleRefresh(sessionChanged || sessionsChanged);
@@ -397,18 +398,8 @@ export class Playground {
   async openShared(jsonl: string): Promise<{ report: ImportReport; opened: boolean }> {
     const report = await this.importSession(new Blob([jsonl], { type: 'application/jsonl' }));
     if (report.ok) return { report, opened: true };
-    const firstLine = jsonl.slice(0, jsonl.indexOf('\n') === -1 ? undefined : jsonl.indexOf('\n'));
-    let sessionId: string | null = null;
-    try {
-      const header: unknown = JSON.parse(firstLine);
-      if (typeof header === 'object' && header !== null && typeof (header as Record<string, unknown>)['id'] === 'string') sessionId = (header as Record<string, string>)['id'] ?? null;
-    } catch {
-      sessionId = null;
-    }
-    if (!sessionId) return { report, opened: false };
-    await this.refreshSessions();
-    if (!this.sessions.some((session) => session.id === sessionId)) return { report, opened: false };
-    await this.switchSession(sessionId);
+    if (report.existingSessionId === undefined) return { report, opened: false };
+    await this.switchSession(report.existingSessionId);
     return { report, opened: true };
   }
   compareAttempt = $state<string | null>(null);
@@ -475,7 +466,6 @@ export class Playground {
     body: Extract<RequestBody, { type: T }>,
     onProgress?: (phase: string, done: number, total: number) => void,
   ): Promise<Answer<T>> {
-    this.busy++;
     const start = performance.now();
     try {
       const answer = await this.client.request(body, onProgress);
@@ -488,8 +478,6 @@ export class Playground {
       if (error instanceof WorkerError && error.view) this.noteView(error.view);
       this.error = error instanceof Error ? error.message : String(error);
       throw error;
-    } finally {
-      this.busy--;
     }
   }
 }

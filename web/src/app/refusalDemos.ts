@@ -1,4 +1,4 @@
-import { REFUSAL_CODES, type RefusalCode } from '$domain/refusal';
+import { isRefusalCode, type RefusalCode } from '$domain/refusal';
 import type { HostView } from '../protocol/messages';
 import type { Playground } from './playground.svelte';
 
@@ -21,9 +21,8 @@ export interface RefusalDemo {
 const counts = (view: HostView | null): Counts => ({ seedDeskEntries: view?.seedDeskEntryCount ?? 0, journalEntries: view?.entryCount ?? 0 });
 
 function codeIn(text: string): RefusalCode | null {
-  const match = /Refused \(([a-z-]+)\)/.exec(text);
-  const code = match?.[1];
-  return code !== undefined && (REFUSAL_CODES as readonly string[]).includes(code) ? (code as RefusalCode) : null;
+  const code = /Refused \(([a-z-]+)\)/.exec(text)?.[1];
+  return isRefusalCode(code) ? code : null;
 }
 
 /** An old revision of this session that cannot be the current one. */

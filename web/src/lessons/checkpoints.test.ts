@@ -34,10 +34,8 @@ function hostView(over: Partial<HostView> & { held?: Held } = {}): HostView {
   const agentEnabled = rest.agentEnabled ?? false;
   return {
     sessionId: SESSION,
-    parentSession: null,
     entryCount: 0,
     leafId: null,
-    lastAppendedId: null,
     revision,
     corrupt: null,
     rows: deskRows(held),

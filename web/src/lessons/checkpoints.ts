@@ -1,4 +1,6 @@
-import type { ComparisonView, DeskChange, HostView, ToolCallOutcome, ToolDetailsView } from '../protocol/messages';
+import { parseJsonObject } from '$domain/jsonObject';
+import { SEED_DESK_CUSTOM_TYPE } from '$domain/seedDeskType';
+import { CHANGED_EVENT, type ComparisonView, type DeskChange, type HostView, type ToolCallOutcome, type ToolDetailsView } from '../protocol/messages';
 import type { CheckResult, Fact, Observed, StampedFact } from './facts';
 import type { LessonStep } from './schema';
 
@@ -14,10 +16,6 @@ export type Checkpoint = (observed: Observed) => CheckResult;
 const DONE: CheckResult = { done: true, whyNot: null };
 const notYet = (whyNot: string): CheckResult => ({ done: false, whyNot: `Not yet: ${whyNot}` });
 
-/** Only this channel counts as the desk's change event (the host's name for it). */
-const CHANGED_EVENT = 'workbook:seed-desk:changed';
-/** The custom type of a seed desk state entry, as written in the journal. */
-const STATE_ENTRY_TYPE = 'seed-desk-state-v1';
 
 // ---- reading the view ----
 
@@ -89,17 +87,9 @@ interface ToolCall {
   readonly outcome: ToolCallOutcome;
 }
 
-function parseArgs(text: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
 
 function toolCalls(observed: Observed): ToolCall[] {
-  return factsOf(observed, 'tool').map((fact) => ({ seq: fact.seq, args: parseArgs(fact.args), outcome: fact.outcome }));
+  return factsOf(observed, 'tool').map((fact) => ({ seq: fact.seq, args: parseJsonObject(fact.args), outcome: fact.outcome }));
 }
 
 /** What the seed desk itself answered; null when the host stopped the call first (or it is still waiting). */
@@ -138,7 +128,7 @@ function hostStopped(call: ToolCall): string | null {
  * The value of a page switch when the fact at `seq` happened: the last change of it before
  * `seq` in this step, else the view's value if the step never touched it; null when unknown.
  */
-function switchAt<T>(observed: Observed, seq: number, changes: readonly { seq: number; value: T }[], now: T): T | null {
+function switchAt<T>(seq: number, changes: readonly { seq: number; value: T }[], now: T): T | null {
   const before = changes.filter((change) => change.seq < seq);
   const latest = last(before);
   if (latest) return latest.value;
@@ -146,10 +136,10 @@ function switchAt<T>(observed: Observed, seq: number, changes: readonly { seq: n
 }
 
 const interactiveAt = (observed: Observed, seq: number): boolean | null =>
-  switchAt(observed, seq, factsOf(observed, 'interactive'), observed.view.interactive);
+  switchAt(seq, factsOf(observed, 'interactive'), observed.view.interactive);
 
 const policyAt = (observed: Observed, seq: number): 'allow' | 'prompt' | 'deny' | null =>
-  switchAt(observed, seq, factsOf(observed, 'policy'), observed.view.approvalPolicy);
+  switchAt(seq, factsOf(observed, 'policy'), observed.view.approvalPolicy);
 
 // ---- lesson 1: a confirmed human reservation ----
 
@@ -356,8 +346,8 @@ const toolRefusals: Checkpoint = (observed) => {
 const journalFilter: Checkpoint = (observed) => {
   const filter = observed.journalFilter;
   if (filter.length === 0) return notYet('type the state entries\' custom type into "Filter journal" (or press "Only seed desk entries").');
-  if (!filter.includes(STATE_ENTRY_TYPE)) {
-    return notYet(`"${filter}" is plain text, so it also catches (or misses) conversation lines. Filter by the custom type of the state entries: ${STATE_ENTRY_TYPE}.`);
+  if (!filter.includes(SEED_DESK_CUSTOM_TYPE)) {
+    return notYet(`"${filter}" is plain text, so it also catches (or misses) conversation lines. Filter by the custom type of the state entries: ${SEED_DESK_CUSTOM_TYPE}.`);
   }
   if (observed.view.seedDeskEntryCount === 0) return notYet('the filter is right, but this journal holds no seed desk entry yet. Reset the lesson to get its prepared reservation.');
   return DONE;
@@ -576,7 +566,7 @@ const eventsStartNothing: Checkpoint = (observed) => {
   const commit = last(dialogCommits(observed));
   if (!commit) return notYet('make any change and confirm it, such as `/seeds release marigold-french 1`, then watch the Event log and the status line.');
   const event = last(view.events.filter((item) => item.kind === 'event' && item.channel === CHANGED_EVENT));
-  const payloadRevision = event && event.kind === 'event' ? parseArgs(event.payload)?.['revision'] : undefined;
+  const payloadRevision = event && event.kind === 'event' ? parseJsonObject(event.payload)?.['revision'] : undefined;
   if (payloadRevision !== view.revision) return notYet(`the latest ${CHANGED_EVENT} event is not about the current revision; make the change again on this branch.`);
   if (!view.status.includes(view.revision)) return notYet('the status line does not show the current revision yet.');
   if (toolCalls(observed).length > 0) {

@@ -1,3 +1,4 @@
+import { SEED_DESK_LINE_MARK } from '$domain/seedDeskType';
 import { LessonSchema, type Lesson, type LessonAction } from './schema';
 
 /**
@@ -164,11 +165,11 @@ const RAW_LESSONS: unknown[] = [
       {
         id: 'journal-filter',
         title: 'Find the state entries',
-        instruction: 'In the Journal panel, type `"customType":"seed-desk-state-v1"` into "Filter journal" (or press "Only seed desk entries").',
+        instruction: `In the Journal panel, type \`${SEED_DESK_LINE_MARK}\` into "Filter journal" (or press "Only seed desk entries").`,
         why: 'Every confirmed change is one JSON line of this custom type: here the grant and the 2-basil reservation. Conversation lines sit in the same file but never touch the desk.',
         expected: 'Two matching lines.',
         checkpoint: 'journal-filter',
-        doItForMe: [{ do: 'filter-journal', text: '"customType":"seed-desk-state-v1"' }],
+        doItForMe: [{ do: 'filter-journal', text: SEED_DESK_LINE_MARK }],
       },
       {
         id: 'reopen-survives',

@@ -1,5 +1,6 @@
 import '$domain/zodSetup';
 import * as z from 'zod/mini';
+import { FIXTURE_IDS } from '$domain/fixture';
 import { REFUSAL_CODES } from '$domain/refusal';
 
 /**
@@ -17,7 +18,7 @@ export const DeskChangeSchema = z.discriminatedUnion('kind', [
 export type DeskChange = z.infer<typeof DeskChangeSchema>;
 
 const DeskRowSchema = z.object({
-  id: z.enum(['basil-genovese', 'bean-scarlet', 'marigold-french']),
+  id: z.enum(FIXTURE_IDS),
   name: z.string(),
   family: z.string(),
   packets: z.number(),
@@ -42,6 +43,8 @@ const EventLogItemSchema = z.discriminatedUnion('kind', [
 export type EventLogItem = z.infer<typeof EventLogItemSchema>;
 
 export const ApprovalPolicySchema = z.enum(['allow', 'prompt', 'deny']);
+/** The host's approval policy for `seed_desk`: what `tools.approval.seed_desk` says. */
+export type ApprovalPolicy = z.infer<typeof ApprovalPolicySchema>;
 
 /** `details` of a seed_desk result: what a host exposing structured details shows, beyond the text. */
 export const ToolDetailsSchema = z.object({
@@ -71,10 +74,8 @@ export type ToolCallOutcome = z.infer<typeof ToolCallOutcomeSchema>;
 
 export const HostViewSchema = z.object({
   sessionId: z.string(),
-  parentSession: z.nullable(z.string()),
   entryCount: z.number(),
   leafId: z.nullable(z.string()),
-  lastAppendedId: z.nullable(z.string()),
   revision: z.string(),
   corrupt: z.nullable(z.object({ entryId: z.string(), problem: z.string() })),
   rows: z.array(DeskRowSchema),
@@ -133,7 +134,8 @@ export const ImportReportSchema = z.discriminatedUnion('ok', [
     warnings: z.array(LineNoteSchema),
     warningCount: z.number(),
   }),
-  z.object({ ok: z.literal(false), line: z.number(), message: z.string() }),
+  // `existingSessionId`: the file is a session this playground already holds (a share link opens it).
+  z.object({ ok: z.literal(false), line: z.number(), message: z.string(), existingSessionId: z.optional(z.string()) }),
 ]);
 export type ImportReport = z.infer<typeof ImportReportSchema>;
 
@@ -252,6 +254,9 @@ export const WorkerMessageSchema = z.union([
   z.object({ kind: z.literal('notice'), text: z.string() }),
 ]);
 export type WorkerMessage = z.infer<typeof WorkerMessageSchema>;
+
+/** The event the host emits after every seed desk change (the lesson's name for it). */
+export const CHANGED_EVENT = 'workbook:seed-desk:changed';
 
 /** What tabs tell each other over the BroadcastChannel; parsed on receipt like any outside input. */
 export const BROADCAST_CHANNEL = 'seed-desk-journal';

@@ -9,7 +9,8 @@ import { asEntryId, asRevision, asSessionId, seededIdSource } from '$domain/ids'
 import { customEntry, sessionHeader, userMessageEntry } from '$domain/journal/entry';
 import { SEED_DESK_CUSTOM_TYPE } from '$domain/snapshot';
 import type { CommitOutcomeView, DeskChange, HostView, LineOutcome } from '../protocol/messages';
-import { CHANGED_EVENT, PlaygroundHost } from './host';
+import { CHANGED_EVENT } from '../protocol/messages';
+import { PlaygroundHost } from './host';
 import { freshDatabases } from './databases.testkit';
 
 const databases = freshDatabases('host-test');
@@ -373,7 +374,7 @@ describe('PlaygroundHost: leaf moves, reopen and restart', () => {
     await host.reopen();
     const view = host.view();
     expect(view.leafId).toBe(last.leafId);
-    expect(view.lastAppendedId).toBe(last.leafId);
+    expect(host.currentJournal().lastAppendedId()).toBe(last.leafId);
     expect(view.transientLeaf).toBe(false);
     expect(view.revision).toBe(last.revision);
     expect(view.notice).toMatch(/did not survive/);

@@ -1,7 +1,6 @@
 import { parseSeedsArgs, splitSlashCommand, type SeedsCommand } from '$domain/command/parse';
 import { corruptRefusal, decideGrant, decideReservation, type Decision } from '$domain/desk';
-import { queryText, statusText } from '$domain/deskText';
-import { FIXTURE_FAMILIES } from '$domain/fixture';
+import { familyQuery, queryText, statusText } from '$domain/deskText';
 import { freshEntryId, type EntryId, type IdSource, type Revision, type SessionId } from '$domain/ids';
 import { assistantMessageEntry, customEntry, entryText, isSeedDeskEntry, messageRole, sessionHeader, toolResultEntry, userMessageEntry, type JournalEntry } from '$domain/journal/entry';
 import { planSeedDeskCall, type ToolResult } from '$domain/tool/seedDeskTool';
@@ -13,12 +12,11 @@ import { filterRows, flattenTree, type TreeFilter, type TreeRow } from '$domain/
 import { SessionJournal } from '$domain/journal/journal';
 import type { BranchState } from '$domain/reconstruct';
 import { refusalText, type Refusal } from '$domain/refusal';
-import { deskRows, EMPTY_SNAPSHOT, SEED_DESK_CUSTOM_TYPE } from '$domain/snapshot';
-import type { DeskChange, EventLogItem, HostView, ImportReport, LineOutcome, CommitOutcomeView, BranchItem, SessionSummary, ToolCallOutcome } from '../protocol/messages';
+import { deskRows, EMPTY_SNAPSHOT, SEED_DESK_CUSTOM_TYPE, type Snapshot } from '$domain/snapshot';
+import { CHANGED_EVENT, type DeskChange, type EventLogItem, type HostView, type ImportReport, type LineOutcome, type CommitOutcomeView, type BranchItem, type SessionSummary, type ToolCallOutcome } from '../protocol/messages';
 import { DENIED_BY_USER, gateToolCall, type ApprovalPolicy } from './toolGate';
 import { JournalStore, StorageFailure, type StoreFault } from './store';
 
-export const CHANGED_EVENT = 'workbook:seed-desk:changed';
 /** The event log the page shows (older events are dropped). */
 const EVENT_LOG_LIMIT = 50;
 const BRANCH_VIEW_LIMIT = 400;
@@ -58,7 +56,7 @@ export class PlaygroundHost {
   static async start(store: JournalStore, ids: IdSource): Promise<PlaygroundHost> {
     const last = await store.lastSessionId();
     const journal = (last && (await loadJournal(store, last))) || (await createSession(store, ids));
-    await store.setLastSession(journal.sessionId);
+    if (journal.sessionId !== last) await store.setLastSession(journal.sessionId);
     return new PlaygroundHost(store, ids, journal);
   }
 
@@ -78,10 +76,8 @@ export class PlaygroundHost {
     const rows = deskRows(snapshot ?? EMPTY_SNAPSHOT);
     return {
       sessionId: journal.sessionId,
-      parentSession: journal.header.parentSession ?? null,
       entryCount: journal.size,
       leafId: journal.leafId,
-      lastAppendedId: journal.lastAppendedId(),
       revision: state.revision,
       corrupt: state.ok ? null : { entryId: state.corruptEntryId, problem: state.problem },
       rows,
@@ -151,11 +147,7 @@ export class PlaygroundHost {
 
   private query(state: BranchState, family: string | undefined): LineOutcome {
     if (!state.ok) return this.refused(corruptRefusal(state));
-    const rows = deskRows(state.snapshot).filter((row) => family === undefined || row.family === family);
-    if (rows.length === 0) {
-      return { kind: 'answer', text: `No item has the family "${family}". Families: ${FIXTURE_FAMILIES.join(', ')}.\nrevision: ${state.revision}` };
-    }
-    return { kind: 'answer', text: queryText(rows, state.revision) };
+    return { kind: 'answer', text: familyQuery(deskRows(state.snapshot), family, state.revision).text };
   }
 
   /** Before the dialog: refuse what can already be refused, else describe what will change. */
@@ -185,28 +177,51 @@ export class PlaygroundHost {
     const blocked = this.blockedOutcome();
     if (blocked) return { kind: 'failed', message: blocked.text };
     const leafId = this.journal.leafId;
-    const place = this.place();
-    let outcome;
-    try {
-      outcome = await this.store.commitChecked<Refusal>(this.sessionId, leafId, (state) => {
+    const outcome = await this.commitSnapshot<Refusal>(
+      leafId,
+      this.journal.state(leafId),
+      (state) => {
         const decision = decideChange(change, state, expectedRevision, this.interactive);
-        return decision.ok
-          ? { append: true, entries: [customEntry(SEED_DESK_CUSTOM_TYPE, decision.snapshot, place)] }
-          : { append: false, reason: decision.refusal };
-      }, this.journal.state(leafId));
-    } catch (error) {
-      const failed = this.latch(error);
-      return { kind: 'failed', message: failed.text };
-    }
+        return decision.ok ? { snapshot: decision.snapshot } : { reason: decision.refusal };
+      },
+      reason,
+    );
+    if (outcome.kind === 'failed') return { kind: 'failed', message: outcome.text };
     if (outcome.kind === 'declined') {
       const refused = this.refused(outcome.reason);
       return { kind: 'refused', code: outcome.reason.code, message: refused.text };
     }
-    this.mirror(outcome.records.map((record) => record.entry));
     this.notice = null;
+    const { state } = outcome;
+    return { kind: 'committed', revision: state.revision, message: state.ok ? queryText(deskRows(state.snapshot), state.revision) : state.revision };
+  }
+
+  /**
+   * The checked commit of one seed desk snapshot on `leafId`: `judge` decides on the stored branch
+   * head inside the transaction (given `expected` itself on the fast path). On success the entry is
+   * mirrored in memory and the change event emitted; a storage failure latches writes.
+   */
+  private async commitSnapshot<R>(
+    leafId: EntryId | null,
+    expected: BranchState,
+    judge: (state: BranchState) => { readonly snapshot: Snapshot } | { readonly reason: R },
+    reason: string,
+  ): Promise<{ kind: 'failed'; text: string } | { kind: 'declined'; reason: R } | { kind: 'committed'; state: BranchState }> {
+    const place = this.place();
+    let outcome;
+    try {
+      outcome = await this.store.commitChecked<R>(this.sessionId, leafId, (state) => {
+        const verdict = judge(state);
+        return 'snapshot' in verdict ? { append: true, entries: [customEntry(SEED_DESK_CUSTOM_TYPE, verdict.snapshot, place)] } : { append: false, reason: verdict.reason };
+      }, expected);
+    } catch (error) {
+      return { kind: 'failed', text: this.latch(error).text };
+    }
+    if (outcome.kind === 'declined') return outcome;
+    this.mirror(outcome.records.map((record) => record.entry));
     const state = this.journal.state();
     this.emitChanged(reason, state);
-    return { kind: 'committed', revision: state.revision, message: state.ok ? queryText(deskRows(state.snapshot), state.revision) : state.revision };
+    return { kind: 'committed', state };
   }
 
   /** The race demo: another, already-confirmed action lands while a dialog waits. */
@@ -273,29 +288,21 @@ export class PlaygroundHost {
       if (!plan.result.details.ok) this.notify('warning', plan.result.content[0].text);
       return this.finishCall(callId, { ...plan.result, isError: false }, 'domain');
     }
-    const place = this.place();
-    let outcome;
-    try {
-      // The store re-plans on the stored branch head inside the commit transaction.
-      outcome = await this.store.commitChecked<ToolResult>(
-        this.sessionId,
-        leafId,
-        (state) => {
-          const again = planSeedDeskCall(args, state);
-          if (again.kind === 'commit') return { append: true, entries: [customEntry(SEED_DESK_CUSTOM_TYPE, again.snapshot, place)] };
-          return { append: false, reason: again.kind === 'answer' ? again.result : errorToolResult(again.message) };
-        },
-        expected,
-      );
-    } catch (error) {
-      const failed = this.latch(error);
-      return { kind: 'failed', text: failed.text };
-    }
+    // The store re-plans on the stored branch head inside the commit transaction; on the fast path
+    // that head is `expected` itself, already planned above.
+    const outcome = await this.commitSnapshot<ToolResult>(
+      leafId,
+      expected,
+      (state) => {
+        const again = state === expected ? plan : planSeedDeskCall(args, state);
+        if (again.kind === 'commit') return { snapshot: again.snapshot };
+        return { reason: again.kind === 'answer' ? again.result : errorToolResult(again.message) };
+      },
+      'agent-act',
+    );
+    if (outcome.kind === 'failed') return { kind: 'failed', text: outcome.text };
     if (outcome.kind === 'declined') return this.finishCall(callId, { ...outcome.reason, isError: false }, 'domain');
-    this.mirror(outcome.records.map((record) => record.entry));
-    const state = this.journal.state();
-    this.emitChanged('agent-act', state);
-    return this.finishCall(callId, { ...plan.describe(state.revision), isError: false }, 'domain');
+    return this.finishCall(callId, { ...plan.describe(outcome.state.revision), isError: false }, 'domain');
   }
 
   private async finishCall(callId: string, result: ToolResult & { isError: boolean }, stage: 'schema' | 'approval' | 'domain'): Promise<ToolCallOutcome> {
@@ -468,7 +475,7 @@ export class PlaygroundHost {
     const parsed = parseSessionJsonl(text, this.ids);
     if (!parsed.ok) return { ok: false, line: parsed.error.line, message: parsed.error.message };
     if (await this.store.getSession(parsed.header.id)) {
-      return { ok: false, line: 1, message: `Session ${parsed.header.id} is already in this playground. Switch to it in the session list instead.` };
+      return { ok: false, line: 1, message: `Session ${parsed.header.id} is already in this playground. Switch to it in the session list instead.`, existingSessionId: parsed.header.id };
     }
     await this.store.createSession(parsed.header, parsed.entries, (done, total) => onProgress('storing', done, total));
     const journal = SessionJournal.fromEntries(parsed.header, parsed.entries);

@@ -20,6 +20,7 @@ import type { HostView, LineOutcome, ToolCallOutcome } from '../protocol/message
 import { PlaygroundHost } from './host';
 import { JournalStore } from './store';
 import { freshDatabases } from './databases.testkit';
+import { copyId, editFields, entryIndex, flipBit, linkCycle, swapLines, truncateLine } from '$domain/journal/jsonlLines.testkit';
 import { FuzzFailure, check, createTally, checkConservation } from '$domain/fuzz.testkit';
 
 const DEFAULT_SEED = 20260718;
@@ -355,37 +356,19 @@ const importCaseArb: fc.Arbitrary<ImportCase> = fc.record({
   mutations: fc.array(fileMutationArb, { minLength: 0, maxLength: 3 }),
 });
 
-function jsonFields(text: string | undefined): Record<string, unknown> | null {
-  if (text === undefined) return null;
-  try {
-    const value = JSON.parse(text) as unknown;
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
 function buildImport(c: ImportCase, freshId: string): string {
   const source = c.base === 'small' ? SMALL_V3 : LARGE_V1;
   const lines = source.split('\n');
   if (lines.at(-1) === '') lines.pop();
   let prefix = '';
   let crlf = false;
-  const edit = (index: number, change: (value: Record<string, unknown>) => void): void => {
-    const value = jsonFields(lines[index]);
-    if (!value) return;
-    change(value);
-    lines[index] = JSON.stringify(value);
-  };
-  const entry = (n: number): number => (lines.length <= 1 ? -1 : 1 + (n % (lines.length - 1)));
-  if (c.freshId) edit(0, (header) => (header['id'] = freshId));
+  const entry = (n: number): number => entryIndex(lines, n);
+  if (c.freshId) editFields(lines, 0, (header) => (header['id'] = freshId));
   for (const mutation of c.mutations) {
     switch (mutation.m) {
-      case 'truncate': {
-        const i = entry(mutation.line);
-        if (i >= 0) lines[i] = lines[i]!.slice(0, mutation.at % (lines[i]!.length + 1));
+      case 'truncate':
+        truncateLine(lines, entry(mutation.line), mutation.at);
         break;
-      }
       case 'duplicate': {
         const i = entry(mutation.line);
         if (i >= 0) lines.splice(1 + (mutation.at % lines.length), 0, lines[i]!);
@@ -396,49 +379,29 @@ function buildImport(c: ImportCase, freshId: string): string {
         if (i >= 0) lines.splice(i, 1);
         break;
       }
-      case 'flip': {
-        const i = entry(mutation.line);
-        if (i < 0) break;
-        const bytes = Buffer.from(lines[i]!, 'utf8');
-        if (bytes.length === 0) break;
-        const at = mutation.at % bytes.length;
-        bytes[at] = bytes[at]! ^ (1 << (mutation.at % 8));
-        lines[i] = bytes.toString('utf8');
+      case 'flip':
+        flipBit(lines, entry(mutation.line), mutation.at, mutation.at % 8);
         break;
-      }
       case 'selfParent':
-        edit(entry(mutation.line), (value) => (value['parentId'] = value['id']));
+        editFields(lines, entry(mutation.line), (value) => (value['parentId'] = value['id']));
         break;
       case 'orphan':
-        edit(entry(mutation.line), (value) => (value['parentId'] = 'missing0'));
+        editFields(lines, entry(mutation.line), (value) => (value['parentId'] = 'missing0'));
         break;
-      case 'swap': {
-        const a = entry(mutation.a);
-        const b = entry(mutation.b);
-        if (a >= 0 && b >= 0) [lines[a], lines[b]] = [lines[b]!, lines[a]!];
+      case 'swap':
+        swapLines(lines, entry(mutation.a), entry(mutation.b));
         break;
-      }
-      case 'dupId': {
-        const id = jsonFields(lines[entry(mutation.a)])?.['id'];
-        if (typeof id === 'string') edit(entry(mutation.b), (value) => (value['id'] = id));
+      case 'dupId':
+        copyId(lines, entry(mutation.a), entry(mutation.b));
         break;
-      }
-      case 'cycle': {
-        const a = entry(mutation.a);
-        const b = entry(mutation.b);
-        const idA = jsonFields(lines[a])?.['id'];
-        const idB = jsonFields(lines[b])?.['id'];
-        if (typeof idA === 'string' && typeof idB === 'string') {
-          edit(a, (value) => (value['parentId'] = idB));
-          edit(b, (value) => (value['parentId'] = idA));
-        }
+      case 'cycle':
+        linkCycle(lines, entry(mutation.a), entry(mutation.b));
         break;
-      }
       case 'header':
         if (mutation.how === 'removed') lines.shift();
         else if (mutation.how === 'proto') lines[0] = (lines[0] ?? '{}').replace(/}$/, ',"__proto__":{"type":"x"},"toString":"s"}');
         else
-          edit(0, (header) => {
+          editFields(lines, 0, (header) => {
             if (mutation.how === 'sessions') header['type'] = 'sessions';
             else if (mutation.how === 'noId') delete header['id'];
             else if (mutation.how === 'v99') header['version'] = 99;

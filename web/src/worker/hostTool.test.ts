@@ -8,7 +8,8 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { asEntryId, asRevision } from '$domain/ids';
 import type { HostView, LineOutcome, ToolCallOutcome, ToolDetailsView } from '../protocol/messages';
-import { CHANGED_EVENT, PlaygroundHost } from './host';
+import { CHANGED_EVENT } from '../protocol/messages';
+import { PlaygroundHost } from './host';
 import { freshDatabases } from './databases.testkit';
 
 const databases = freshDatabases('host-tool-test');

@@ -122,13 +122,18 @@ export class JournalStore {
 
   static async open(name = DB_NAME, hooks: StoreHooks = {}): Promise<JournalStore> {
     let store: JournalStore | null = null;
-    const db = await connect(name, {
-      blocking: () => store?.loseConnection('Another tab is upgrading or deleting the playground database, so this tab let go of it.'),
-      terminated: () => store?.loseConnection('The browser closed the database connection (storage was cleared or the disk failed).'),
-      blocked: () => hooks.onBlocked?.(),
-    });
+    const db = await connect(name, JournalStore.connectionEvents(() => store, hooks));
     store = new JournalStore(db, name, hooks);
     return store;
+  }
+
+  /** What a connection does when another tab or the browser takes the database away. */
+  private static connectionEvents(owner: () => JournalStore | null, hooks: StoreHooks) {
+    return {
+      blocking: () => owner()?.loseConnection('Another tab is upgrading or deleting the playground database, so this tab let go of it.'),
+      terminated: () => owner()?.loseConnection('The browser closed the database connection (storage was cleared or the disk failed).'),
+      blocked: () => hooks.onBlocked?.(),
+    };
   }
 
   /** Opens the connection again after it was lost: a reopen's first step. */
@@ -136,11 +141,7 @@ export class JournalStore {
     if (this.db && !this.lost) return;
     this.db?.close();
     try {
-      this.db = await connect(this.name, {
-        blocking: () => this.loseConnection('Another tab is upgrading or deleting the playground database, so this tab let go of it.'),
-        terminated: () => this.loseConnection('The browser closed the database connection (storage was cleared or the disk failed).'),
-        blocked: () => this.hooks.onBlocked?.(),
-      });
+      this.db = await connect(this.name, JournalStore.connectionEvents(() => this, this.hooks));
       this.lost = null;
     } catch (error) {
       this.db = null;

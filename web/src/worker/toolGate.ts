@@ -1,7 +1,8 @@
-import { checkSeedDeskArgs, SEED_DESK_TOOL_NAME } from '$domain/tool/schema';
+import { checkSeedDeskArgs, SEED_DESK_APPROVAL_TIER, SEED_DESK_TOOL_NAME } from '$domain/tool/schema';
 
-/** The host's approval policy for `seed_desk` (tier `write`): what `tools.approval.seed_desk` says. */
-export type ApprovalPolicy = 'allow' | 'prompt' | 'deny';
+import type { ApprovalPolicy } from '../protocol/messages';
+
+export type { ApprovalPolicy };
 
 export interface GateOptions {
   readonly policy: ApprovalPolicy;
@@ -43,7 +44,7 @@ export function gateToolCall(args: unknown, options: GateOptions): GateVerdict {
     if (!options.interactive) {
       return { kind: 'blocked', message: `Tool "${SEED_DESK_TOOL_NAME}" requires approval but no interactive UI available.` };
     }
-    return { kind: 'ask', prompt: `Allow tool: ${SEED_DESK_TOOL_NAME}\nReason: tier write (seed_desk is declared write for every operation)\nArguments: ${safeJson(args)}` };
+    return { kind: 'ask', prompt: `Allow tool: ${SEED_DESK_TOOL_NAME}\nReason: tier ${SEED_DESK_APPROVAL_TIER} (${SEED_DESK_TOOL_NAME} is declared ${SEED_DESK_APPROVAL_TIER} for every operation)\nArguments: ${safeJson(args)}` };
   }
   return { kind: 'run' };
 }
