@@ -1,9 +1,15 @@
 import { defineConfig } from '@playwright/test';
 
 // Run through `npm run test:e2e` (scripts/e2e.mjs): it finds or installs Chromium and sets CHROMIUM_PATH.
+// E2E_PORT lets two runs share one machine: each gets its own port, build folder and results.
+const PORT = Number(process.env.E2E_PORT ?? 4173);
+const ALONE = PORT === 4173;
+export const E2E_DIST = ALONE ? 'dist' : `dist-e2e-${PORT}`;
+process.env.E2E_DIST = E2E_DIST;
+
 export default defineConfig({
   testDir: './e2e',
-  outputDir: 'test-results',
+  outputDir: ALONE ? 'test-results' : `test-results-${PORT}`,
   timeout: 30_000,
   expect: { timeout: 5_000 },
   workers: 2,
@@ -11,9 +17,9 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   // The JSON report lives outside test-results/, which Playwright empties at the start of every run.
   // scripts/test.mjs reads it for the final "N passed, N failed" line.
-  reporter: [['list'], ['json', { outputFile: 'test-results-json/e2e.json' }]],
+  reporter: [['list'], ['json', { outputFile: ALONE ? 'test-results-json/e2e.json' : `test-results-json/e2e-${PORT}.json` }]],
   use: {
-    baseURL: 'http://127.0.0.1:4173',
+    baseURL: `http://127.0.0.1:${PORT}`,
     browserName: 'chromium',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
@@ -36,8 +42,8 @@ export default defineConfig({
   },
   webServer: {
     // Build first, so the tests never run against a stale dist/.
-    command: 'npx vite build && npx vite preview --host 127.0.0.1 --port 4173 --strictPort',
-    url: 'http://127.0.0.1:4173',
+    command: `npx vite build --outDir ../${E2E_DIST} && npx vite preview --outDir ../${E2E_DIST} --host 127.0.0.1 --port ${PORT} --strictPort`,
+    url: `http://127.0.0.1:${PORT}`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,
   },

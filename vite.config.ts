@@ -16,8 +16,8 @@ export default defineConfig({
     VitePWA({
       registerType: 'autoUpdate',
       injectRegister: false,
-      manifest: false,
-      workbox: { globPatterns: ['**/*.{js,css,html,svg,png,ico,json}'], navigateFallback: 'index.html', cleanupOutdatedCaches: true },
+      manifest: false, // web/public/manifest.webmanifest is served as it is, in dev and in the build
+      workbox: { globPatterns: ['**/*.{js,css,html,svg,png,ico,json,webmanifest}'], navigateFallback: 'index.html', cleanupOutdatedCaches: true },
     }),
   ],
   resolve: {

@@ -15,7 +15,7 @@ import { SEED_DESK_CUSTOM_TYPE } from '../domain/snapshot';
 import { APP_URL, withBrowser } from './browserKit';
 import { printTable, saveFigures, type Figure } from './stats';
 
-const V1_FIXTURE = fileURLToPath(new URL('../../shared/fixtures/omp-large-session-v1.jsonl', import.meta.url));
+const V1_FIXTURE = fileURLToPath(new URL('../fixtures/omp-large-session-v1.jsonl', import.meta.url));
 
 /** A bushy journal: a main line with a side branch every 40 entries, seed desk entries sprinkled in. */
 function generateJournal(total: number): string {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { branchFromItem, confirmReservation, expectDesk, grantAgent, openPlayground, output, revisionText, run, tree } from './support';
 
-const fixture = (name: string) => fileURLToPath(new URL(`../../shared/fixtures/${name}`, import.meta.url));
+const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 
 test('rewinding before a reservation shows 0 reserved; a sibling holds 1 while the original keeps 2', async ({ page }) => {
   await openPlayground(page);

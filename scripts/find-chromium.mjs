@@ -1,9 +1,10 @@
 // Finds a Chromium for Playwright, installing one when it is missing and we are allowed to.
-// Only Node built-ins: this runs before anything else is known to work.
+// Where Playwright keeps its own browser is Playwright's business: we ask it (chromium.executablePath())
+// instead of copying its cache layout, which changes between releases.
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const NO_CHROMIUM_MESSAGE =
@@ -11,20 +12,6 @@ export const NO_CHROMIUM_MESSAGE =
   'or `npx playwright install chromium`, or point CHROMIUM_PATH at a Chromium binary.';
 
 const SYSTEM_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
-
-/** Executables inside one browser folder of Playwright's cache, by folder prefix. */
-const CACHE_LAYOUTS = [
-  { prefix: 'chromium-', files: ['chrome-linux64/chrome', 'chrome-linux-arm64/chrome', 'chrome-linux/chrome'] },
-  {
-    prefix: 'chromium_headless_shell-',
-    files: [
-      'chrome-headless-shell-linux64/chrome-headless-shell',
-      'chrome-headless-shell-linux-arm64/chrome-headless-shell',
-      'chrome-linux64/headless_shell',
-      'chrome-linux/headless_shell',
-    ],
-  },
-];
 
 function isExecutableFile(path) {
   try {
@@ -35,27 +22,25 @@ function isExecutableFile(path) {
   }
 }
 
-function listDir(dir) {
+/**
+ * The Chromium Playwright would download and launch, or null when Playwright is not installed.
+ * playwright-core is CommonJS, so a synchronous require keeps findChromium synchronous; the path it
+ * names may not exist yet (Playwright answers where the browser would be), so callers check it.
+ */
+function askPlaywright() {
   try {
-    return readdirSync(dir);
+    return createRequire(import.meta.url)('playwright-core').chromium.executablePath() || null;
   } catch {
-    return [];
+    return null;
   }
 }
 
-/** Where Playwright keeps its browsers (same rules as playwright-core's registry, Linux only). */
-export function playwrightCacheDir(env = process.env, home = homedir()) {
-  const configured = env.PLAYWRIGHT_BROWSERS_PATH;
-  if (configured === '0') return fileURLToPath(new URL('../node_modules/playwright-core/.local-browsers', import.meta.url));
-  if (configured) return resolve(configured);
-  return join(env.XDG_CACHE_HOME || join(home, '.cache'), 'ms-playwright');
-}
-
 /**
- * The first usable Chromium, as `{ path, source }`, or null when there is none.
+ * The first usable Chromium, as `{ path, source }`, or null when there is none: CHROMIUM_PATH, then
+ * Debian's package, then Playwright's own download.
  * Throws when CHROMIUM_PATH is set but names no executable file: that is a mistake to fix, not to paper over.
  */
-export function findChromium({ env = process.env, exists = isExecutableFile, readdir = listDir, home = homedir() } = {}) {
+export function findChromium({ env = process.env, exists = isExecutableFile, playwrightPath = askPlaywright } = {}) {
   if (env.CHROMIUM_PATH) {
     if (exists(env.CHROMIUM_PATH)) return { path: env.CHROMIUM_PATH, source: 'CHROMIUM_PATH' };
     throw new Error(
@@ -64,19 +49,8 @@ export function findChromium({ env = process.env, exists = isExecutableFile, rea
     );
   }
   for (const path of SYSTEM_PATHS) if (exists(path)) return { path, source: 'system' };
-
-  const cache = playwrightCacheDir(env, home);
-  const entries = readdir(cache);
-  for (const { prefix, files } of CACHE_LAYOUTS) {
-    const revision = (name) => Number(name.slice(prefix.length)) || 0;
-    const dirs = entries.filter((name) => name.startsWith(prefix)).sort((a, b) => revision(b) - revision(a));
-    for (const dir of dirs) {
-      for (const file of files) {
-        const path = join(cache, dir, file);
-        if (exists(path)) return { path, source: 'playwright-cache' };
-      }
-    }
-  }
+  const downloaded = playwrightPath();
+  if (downloaded && exists(downloaded)) return { path: downloaded, source: 'playwright' };
   return null;
 }
 

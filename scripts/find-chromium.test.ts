@@ -2,70 +2,49 @@ import { describe, expect, it } from 'vitest';
 // @ts-ignore -- plain .mjs script without type declarations
 import { ensureChromium, findChromium, NO_CHROMIUM_MESSAGE } from './find-chromium.mjs';
 
-const home = '/home/u';
-const cache = '/home/u/.cache/ms-playwright';
+const downloaded = '/home/u/.cache/ms-playwright/chromium-1255/chrome-linux64/chrome';
 
-/** A fake filesystem: `files` are the executables that exist; folders are derived from them. */
-function fakeFs(files: string[]) {
-  return {
-    exists: (path: string) => files.includes(path),
-    readdir: (dir: string) => [
-      ...new Set(files.filter((f) => f.startsWith(`${dir}/`)).map((f) => f.slice(dir.length + 1).split('/')[0])),
-    ],
-    home,
-  };
+/** A fake machine: `files` are the executables that exist; Playwright names `downloaded` as its browser. */
+function fakeMachine(files: string[], playwrightPath: () => string | null = () => downloaded) {
+  return { exists: (path: string) => files.includes(path), playwrightPath };
 }
 
 describe('findChromium', () => {
   it('prefers CHROMIUM_PATH when that file exists', () => {
-    const fs = fakeFs(['/opt/chrome/chrome', '/usr/bin/chromium']);
-    expect(findChromium({ env: { CHROMIUM_PATH: '/opt/chrome/chrome' }, ...fs })).toEqual({
+    const machine = fakeMachine(['/opt/chrome/chrome', '/usr/bin/chromium']);
+    expect(findChromium({ env: { CHROMIUM_PATH: '/opt/chrome/chrome' }, ...machine })).toEqual({
       path: '/opt/chrome/chrome',
       source: 'CHROMIUM_PATH',
     });
   });
 
   it('reports a CHROMIUM_PATH that names no file as an error, naming the path', () => {
-    const fs = fakeFs(['/usr/bin/chromium']);
-    expect(() => findChromium({ env: { CHROMIUM_PATH: '/nonexistent' }, ...fs })).toThrow(
+    const machine = fakeMachine(['/usr/bin/chromium']);
+    expect(() => findChromium({ env: { CHROMIUM_PATH: '/nonexistent' }, ...machine })).toThrow(
       /CHROMIUM_PATH is set to "\/nonexistent", but no executable file is there/,
     );
   });
 
-  it('checks /usr/bin/chromium before /usr/bin/chromium-browser', () => {
-    expect(findChromium({ env: {}, ...fakeFs(['/usr/bin/chromium-browser', '/usr/bin/chromium']) })?.path).toBe(
+  it('checks /usr/bin/chromium before /usr/bin/chromium-browser, and both before Playwright', () => {
+    expect(findChromium({ env: {}, ...fakeMachine(['/usr/bin/chromium-browser', '/usr/bin/chromium', downloaded]) })?.path).toBe(
       '/usr/bin/chromium',
     );
-    expect(findChromium({ env: {}, ...fakeFs(['/usr/bin/chromium-browser']) })?.path).toBe('/usr/bin/chromium-browser');
+    expect(findChromium({ env: {}, ...fakeMachine(['/usr/bin/chromium-browser', downloaded]) })?.path).toBe('/usr/bin/chromium-browser');
   });
 
-  it("falls back to Playwright's cache: full Chromium first, newest revision first", () => {
-    const fs = fakeFs([
-      `${cache}/chromium_headless_shell-1300/chrome-headless-shell-linux64/chrome-headless-shell`,
-      `${cache}/chromium-1200/chrome-linux64/chrome`,
-      `${cache}/chromium-1255/chrome-linux64/chrome`,
-    ]);
-    expect(findChromium({ env: {}, ...fs })).toEqual({
-      path: `${cache}/chromium-1255/chrome-linux64/chrome`,
-      source: 'playwright-cache',
-    });
+  it("falls back to the browser Playwright names, when that file exists", () => {
+    expect(findChromium({ env: {}, ...fakeMachine([downloaded]) })).toEqual({ path: downloaded, source: 'playwright' });
+    expect(findChromium({ env: {}, ...fakeMachine([]) })).toBeNull();
   });
 
-  it('finds the headless shell in both the old and the new layout', () => {
-    const old = `${cache}/chromium_headless_shell-1100/chrome-linux/headless_shell`;
-    expect(findChromium({ env: {}, ...fakeFs([old]) })?.path).toBe(old);
-    const now = `${cache}/chromium_headless_shell-1255/chrome-headless-shell-linux64/chrome-headless-shell`;
-    expect(findChromium({ env: {}, ...fakeFs([now]) })?.path).toBe(now);
+  it('asks the real Playwright, which names a Chromium path of its own', () => {
+    let asked: string | null = null;
+    findChromium({ env: {}, exists: (path: string) => ((asked = path), false) });
+    expect(asked).toMatch(/chrom/);
   });
 
-  it('looks in PLAYWRIGHT_BROWSERS_PATH when it is set', () => {
-    const chrome = '/srv/browsers/chromium-1255/chrome-linux64/chrome';
-    const fs = fakeFs([chrome, `${cache}/chromium-1255/chrome-linux64/chrome`]);
-    expect(findChromium({ env: { PLAYWRIGHT_BROWSERS_PATH: '/srv/browsers' }, ...fs })?.path).toBe(chrome);
-  });
-
-  it('returns null when there is no Chromium anywhere', () => {
-    expect(findChromium({ env: {}, ...fakeFs([]) })).toBeNull();
+  it('returns null when Playwright is not installed and there is no system Chromium', () => {
+    expect(findChromium({ env: {}, ...fakeMachine([], () => null) })).toBeNull();
   });
 });
 
@@ -112,7 +91,7 @@ describe('ensureChromium', () => {
     const calls: string[] = [];
     const outcome = ensureChromium({
       env: { CHROMIUM_PATH: '/nonexistent' },
-      find: (env: Record<string, string>) => findChromium({ env, ...fakeFs([]) }),
+      find: (env: Record<string, string>) => findChromium({ env, ...fakeMachine([]) }),
       isDebianRoot: () => true,
       run: (command: string) => (calls.push(command), true),
       log: () => {},

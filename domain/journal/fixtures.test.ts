@@ -5,8 +5,8 @@ import { toSessionJsonl } from './exportJsonl';
 import { parseSessionJsonl, type ImportResult } from './importJsonl';
 import { SessionJournal } from './journal';
 
-// shared/ sits beside the checkout (locally /work/shared, in CI next to the repo).
-const fixture = (name: string): string => readFileSync(new URL(`../../../shared/fixtures/${name}`, import.meta.url), 'utf8');
+// Copies of real host journals live in fixtures/ (fixtures/README.md says where each came from).
+const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), 'utf8');
 
 function expectOk(result: ImportResult): Extract<ImportResult, { ok: true }> {
   if (!result.ok) throw new Error(`expected ok, got line ${result.error.line}: ${result.error.message}`);

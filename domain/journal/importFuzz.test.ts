@@ -1,5 +1,5 @@
 /**
- * Seeded fuzz of session file import: the real journals in ../shared/fixtures/, mutated (cut and
+ * Seeded fuzz of session file import: the real journals in fixtures/, mutated (cut and
  * repeated lines, flipped bytes, swapped lines, duplicate ids, parent cycles, self-parents,
  * orphans, a missing or wrong header, a 5 MB line, BOM, CRLF, empty and blank files), through
  * parseSessionJsonl and, when it accepts, SessionJournal.fromEntries.
@@ -28,7 +28,7 @@ const PATH = process.env['FC_PATH'] || undefined;
 /** About 4 s of CPU alone; the margin is for a busy machine (other test runs, browsers). */
 const TIMEOUT = 60_000;
 
-const fixture = (name: string): string => readFileSync(new URL(`../../../shared/fixtures/${name}`, import.meta.url), 'utf8');
+const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), 'utf8');
 const SMALL_V3 = fixture('pi-v3-seed-desk.jsonl');
 const LARGE_V1 = fixture('omp-large-session-v1.jsonl');
 /** A v3 chain with real content (the first 100 entries of the large file, migrated and exported), for id mutations on a longer file. */

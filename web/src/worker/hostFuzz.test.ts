@@ -316,7 +316,7 @@ async function runActions(host: PlaygroundHost, store: JournalStore, setup: Setu
 
 // ================================================================ (b) imports
 
-const fixtureText = (name: string): string => readFileSync(new URL(`../../../../shared/fixtures/${name}`, import.meta.url), 'utf8');
+const fixtureText = (name: string): string => readFileSync(new URL(`../../../fixtures/${name}`, import.meta.url), 'utf8');
 const SMALL_V3 = fixtureText('pi-v3-seed-desk.jsonl');
 const LARGE_V1 = fixtureText('omp-large-session-v1.jsonl');
 const FIVE_MB = 'x'.repeat(5 * 1024 * 1024);
