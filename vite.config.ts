@@ -2,6 +2,7 @@ import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
 import { fileURLToPath } from 'node:url';
+import { seedDeskExtension } from './scripts/build-extension.mjs';
 
 // The page lives in web/ (DESIGN layout); the pure domain sits beside it in domain/.
 const root = fileURLToPath(new URL('./web', import.meta.url));
@@ -10,6 +11,8 @@ export default defineConfig({
   root,
   publicDir: 'public',
   plugins: [
+    // The OMP extension built from the same domain, offered for download as /seed-desk.js.
+    seedDeskExtension(),
     svelte({ configFile: fileURLToPath(new URL('./svelte.config.js', import.meta.url)) }),
     // Offline after the first load: Workbox precaches every built file (page, worker, styles).
     // main.ts registers the service worker in production builds only (no inline script: CSP).

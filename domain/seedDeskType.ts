@@ -7,3 +7,6 @@ export const SEED_DESK_CUSTOM_TYPE = 'seed-desk-state-v1';
 
 /** How that type reads inside a JSONL line: as a filter, it keeps only the seed desk lines. */
 export const SEED_DESK_LINE_MARK = `"customType":"${SEED_DESK_CUSTOM_TYPE}"`;
+
+/** The event the host emits on its event bus after every seed desk change (the lesson's name for it). */
+export const SEED_DESK_CHANGED_EVENT = 'workbook:seed-desk:changed';

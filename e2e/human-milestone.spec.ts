@@ -38,9 +38,10 @@ test('the race: a change while the dialog waits makes the confirmation stale, an
   await expect(dialog(page)).toBeVisible();
   await expect(page.getByRole('group', { name: 'Confirmation machine' })).toContainText('Confirmation state: open');
 
-  // The page is not frozen: another action lands while the dialog is open.
-  await dialog(page).getByRole('button', { name: 'Meanwhile: reserve 1 basil-genovese' }).click();
-  await expectDesk(page, 'basil-genovese', 7, 1);
+  // The page is not frozen: another action, on another seed, lands while the dialog is open.
+  await dialog(page).getByRole('button', { name: 'Meanwhile: reserve 1 marigold-french' }).click();
+  await expectDesk(page, 'marigold-french', 2, 1);
+  await expectDesk(page, 'basil-genovese', 8, 0);
   const linesAfterMeanwhile = await journalLineCount(page);
 
   await dialog(page).getByRole('button', { name: 'Confirm', exact: true }).click();

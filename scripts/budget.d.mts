@@ -7,3 +7,4 @@ export function measureBudgets(dist?: string): {
   mainTotal: number;
   workerTotal: number;
 };
+export function lazyScripts(dist?: string): Set<string>;

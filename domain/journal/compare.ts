@@ -8,7 +8,7 @@
 import { FIXTURE, type FixtureId } from '../fixture';
 import type { EntryId, Revision } from '../ids';
 import { deskRows, EMPTY_SNAPSHOT, type DeskRow } from '../snapshot';
-import { isSeedDeskEntry } from './entry';
+import { entryTypeOf, isSeedDeskEntry } from './entry';
 import { JournalError, type SessionJournal } from './journal';
 import { entryDisplayText, entryRoleOf } from './treeLayout';
 
@@ -104,7 +104,7 @@ function since(journal: SessionJournal, tipId: EntryId | null, forkPointId: Entr
   for (let cursor = tipId; cursor !== null && cursor !== forkPointId; cursor = journal.parentIdOf(cursor)) {
     const entry = journal.get(cursor);
     if (!entry) break;
-    out.push({ id: entry.id, type: entry.type, role: entryRoleOf(entry), text: entryDisplayText(journal, entry), isSeedDesk: isSeedDeskEntry(entry) });
+    out.push({ id: entry.id, type: entryTypeOf(entry), role: entryRoleOf(entry), text: entryDisplayText(journal, entry), isSeedDesk: isSeedDeskEntry(entry) });
   }
   return out.reverse();
 }

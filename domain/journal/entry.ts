@@ -13,7 +13,8 @@ export const CURRENT_SESSION_VERSION = 3;
 export const SessionHeaderSchema = z.looseObject({
   type: z.literal('session'),
   id: z.string().check(z.minLength(1)),
-  version: z.optional(z.number()),
+  // The host compares it with `>=` / `<`, so the string "3" reads as 3 and null as a missing version (v1).
+  version: z.optional(z.nullable(z.union([z.number(), z.string()]))),
   timestamp: z.optional(z.string()),
   cwd: z.optional(z.string()),
   title: z.optional(z.string()),
@@ -23,13 +24,14 @@ export const SessionHeaderSchema = z.looseObject({
 export type SessionHeader = z.infer<typeof SessionHeaderSchema> & { readonly id: SessionId };
 
 /**
- * Every v2+ entry has these four keys; the rest depends on `type` and is kept verbatim, including
- * types this playground does not know (they are shown, never dropped).
+ * What every v2+ entry needs: an id and a parent (null for a root). `type` and `timestamp` are
+ * optional because the host opens an entry without them (an entry without a type is kept as an
+ * unknown one); the rest depends on `type` and is kept verbatim, including types this playground
+ * does not know (they are shown, never dropped).
  */
 export const EntryBaseSchema = z.looseObject({
-  type: z.string().check(
-    z.minLength(1),
-    z.refine((type) => type !== 'session', 'a second session header is not an entry'),
+  type: z.optional(
+    z.string().check(z.refine((type) => type !== 'session', 'a second session header is not an entry')),
   ),
   // "root" is what a revision says before any seed desk entry: an entry with that id would make
   // two different branches share a revision.
@@ -38,7 +40,7 @@ export const EntryBaseSchema = z.looseObject({
     z.refine((id) => id !== 'root', 'the id "root" is reserved'),
   ),
   parentId: z.nullable(z.string().check(z.minLength(1))),
-  timestamp: z.string(),
+  timestamp: z.optional(z.string()),
 });
 
 export type JournalEntry = z.infer<typeof EntryBaseSchema> & {
@@ -62,21 +64,43 @@ export function messageRole(entry: JournalEntry): string | undefined {
   return typeof role === 'string' ? role : undefined;
 }
 
-/** Plain text of a message or custom_message, for display and for the editor on navigation. */
+/** What a row or a branch item calls an entry that has no type (the host keeps such a line). */
+export const NO_TYPE = '(no type)';
+
+export function entryTypeOf(entry: JournalEntry): string {
+  return entry.type ?? NO_TYPE;
+}
+
+function contentOf(entry: JournalEntry): unknown {
+  return entry.type === 'custom_message' ? entry['content'] : messageOf(entry)?.['content'];
+}
+
+/** The text of each content block (`describe` names the non-text ones it wants shown), or null when there is no content. */
+function blockTexts(entry: JournalEntry, describe: (block: Record<string, unknown>) => string): string[] | null {
+  const content = contentOf(entry);
+  if (typeof content === 'string') return [content];
+  if (!Array.isArray(content)) return null;
+  return content.map((part: unknown) => {
+    if (typeof part !== 'object' || part === null) return '';
+    const block = part as Record<string, unknown>;
+    return block['type'] === 'text' && typeof block['text'] === 'string' ? block['text'] : describe(block);
+  });
+}
+
+/**
+ * The editor text the host's `/tree` hands back for a user message or custom_message: a string
+ * content as is, otherwise its text blocks joined with no separator (host `_extractUserMessageText`).
+ */
+export function editorTextOf(entry: JournalEntry): string {
+  return (blockTexts(entry, () => '') ?? []).join('');
+}
+
+/** Plain text of a message or custom_message, for display: blocks on their own lines, tool calls named. */
 export function entryText(entry: JournalEntry): string {
-  const content = entry.type === 'custom_message' ? entry['content'] : messageOf(entry)?.['content'];
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((part: unknown) => {
-      if (typeof part !== 'object' || part === null) return '';
-      const block = part as Record<string, unknown>;
-      if (block['type'] === 'text' && typeof block['text'] === 'string') return block['text'];
-      if (block['type'] === 'toolCall' && typeof block['name'] === 'string') return `[tool call: ${block['name']}]`;
-      return '';
-    })
-    .filter((text) => text.length > 0)
-    .join('\n');
+  const texts = blockTexts(entry, (block) => (block['type'] === 'toolCall' && typeof block['name'] === 'string' ? `[tool call: ${block['name']}]` : ''));
+  if (texts === null) return '';
+  if (texts.length === 1 && typeof contentOf(entry) === 'string') return texts[0] ?? '';
+  return texts.filter((text) => text.length > 0).join('\n');
 }
 
 /** Host `/tree` rule: choosing a user message (or custom_message) re-edits it, so the leaf goes to its parent. */
@@ -154,6 +178,15 @@ export function labelEntry(targetId: EntryId, label: string | undefined, place: 
   const entry: Record<string, unknown> = { type: 'label', id: place.id, parentId: place.parentId, timestamp: place.timestamp, targetId };
   if (label !== undefined) entry['label'] = label;
   return entry as JournalEntry;
+}
+
+/**
+ * The host's session file name, `<header timestamp with ":" and "." as "->_<session id>.jsonl`:
+ * what an export of this session is called and what a fork records as its `parentSession`.
+ */
+export function sessionFileName(header: SessionHeader): string {
+  const stamp = header.timestamp?.replace(/[:.]/g, '-');
+  return stamp === undefined ? `${header.id}.jsonl` : `${stamp}_${header.id}.jsonl`;
 }
 
 export function sessionHeader(id: SessionId, timestamp: string, cwd: string, parentSession?: string): SessionHeader {

@@ -409,8 +409,9 @@ describe('pinned mutations', () => {
 
   it('a parent cycle a→b→a: both kept, both walks end', () => {
     const result = ok(applyMutation(SMALL_V3, { m: 'cycle', a: 1, b: 2 }));
-    // Line 3's parent (line 4) comes later, so line 3 is kept as a root: the cycle is cut there.
-    expect(result.warnings.map((note) => note.line)).toEqual([3]);
+    // Line 3's parent (line 4) comes later: linked, so the loop closes and is cut at line 3, a root.
+    expect(result.warnings.map((note) => note.line)).toEqual([3, 3]);
+    expect(result.entries[1]?.parentId).toBeNull();
   });
 
   it('a self-parent: a root, walked once', () => {
@@ -418,9 +419,9 @@ describe('pinned mutations', () => {
     expect(result.warnings.map((note) => note.line)).toEqual([4]);
   });
 
-  it('a duplicate id: the second line is skipped with its line number', () => {
+  it('a duplicate id: the earlier line is skipped with its line number (the last line wins, as in the host)', () => {
     const result = ok(applyMutation(SMALL_V3, { m: 'dupId', a: 0, b: 3 }));
-    expect(result.skipped.map((note) => note.line)).toEqual([5]);
+    expect(result.skipped.map((note) => note.line)).toEqual([2]);
   });
 
   it('empty, whitespace-only, removed and wrong headers are refused with a line', () => {
@@ -428,7 +429,9 @@ describe('pinned mutations', () => {
     expect(refused(' \n\r\n\t\n').line).toBeGreaterThanOrEqual(1);
     expect(refused('\ufeff').line).toBe(1);
     expect(refused(applyMutation(SMALL_V3, { m: 'removeHeader' })).line).toBe(1);
-    for (const how of ['sessions', 'noId', 'emptyId', 'numberId', 'v99', 'vString', 'array'] as const) expect(refused(applyMutation(SMALL_V3, { m: 'header', how })).line).toBe(1);
+    for (const how of ['sessions', 'noId', 'emptyId', 'numberId', 'v99', 'array'] as const) expect(refused(applyMutation(SMALL_V3, { m: 'header', how })).line).toBe(1);
+    // The host compares the version with numbers, so the string "3" is version 3.
+    expect(ok(applyMutation(SMALL_V3, { m: 'header', how: 'vString' })).migratedFrom).toBeNull();
   });
 
   it('BOM and CRLF read like the plain file', () => {

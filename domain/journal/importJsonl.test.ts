@@ -1,6 +1,6 @@
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { seededIdSource, type IdSource } from '../ids';
+import { asEntryId, seededIdSource, type IdSource } from '../ids';
 import { parseSessionJsonl, type ImportResult } from './importJsonl';
 import { SessionJournal } from './journal';
 
@@ -88,33 +88,38 @@ describe('parseSessionJsonl: current (v3) files', () => {
 });
 
 describe('parseSessionJsonl: bad lines inside a session', () => {
-  it('skips malformed and invalid lines, reporting their physical line numbers; blank lines are ignored', () => {
+  it('skips the lines the host skips (bad JSON, non-objects, a second header), reporting their physical line numbers; blank lines are ignored', () => {
     const text = file(
       HEADER_V3, // 1
       entry('aaaa0001', null), // 2
       '', // 3
       '{"type":"message", broken', // 4
       '[1,2]', // 5
-      '{"type":"message","parentId":null,"timestamp":"t"}', // 6: no id
-      '{"type":"session","id":"again","parentId":null,"timestamp":"t"}', // 7
-      entry('aaaa0002', 'aaaa0001'), // 8
+      '{"type":"session","id":"again","parentId":null,"timestamp":"t"}', // 6
+      entry('aaaa0002', 'aaaa0001'), // 7
     );
     const result = expectOk(parseSessionJsonl(text, ids()));
     expect(result.entries.map((e) => e.id)).toEqual(['aaaa0001', 'aaaa0002']);
-    expect(result.skipped.map((note) => note.line)).toEqual([4, 5, 6, 7]);
+    expect(result.skipped.map((note) => note.line)).toEqual([4, 5, 6]);
     expect(result.skipped[0]?.reason).toMatch(/^not valid JSON/);
     expect(result.skipped[1]?.reason).toBe('not a JSON object (an array)');
-    expect(result.skipped[2]?.reason).toMatch(/^"id": /);
-    expect(result.skipped[3]?.reason).toMatch(/second session header/);
-    expect(result.lineCount).toBe(8);
+    expect(result.skipped[2]?.reason).toMatch(/second session header/);
+    expect(result.lineCount).toBe(7);
   });
 
-  it('skips a duplicate id and names the line where it first appeared', () => {
+  it('keeps the last line of a duplicate id, as the host does, and names the line that replaced the earlier one', () => {
     const text = file(HEADER_V3, entry('aaaa0001', null), entry('aaaa0002', 'aaaa0001'), entry('aaaa0001', 'aaaa0002'));
     const result = expectOk(parseSessionJsonl(text, ids()));
-    expect(result.entries.map((e) => e.id)).toEqual(['aaaa0001', 'aaaa0002']);
-    expect(result.skipped).toEqual([{ line: 4, reason: 'duplicate id "aaaa0001", first used on line 2' }]);
-    expect(() => SessionJournal.fromEntries(result.header, result.entries)).not.toThrow();
+    // Line 3 and line 4 now name each other: the loop is cut at its first line, which becomes a root.
+    expect(result.entries.map((e) => [e.id, e.parentId])).toEqual([
+      ['aaaa0002', null],
+      ['aaaa0001', 'aaaa0002'],
+    ]);
+    expect(result.skipped).toEqual([{ line: 2, reason: 'id "aaaa0001" is used again on line 4, and the last line with an id wins, as in the host' }]);
+    expect(result.warnings.map((note) => note.line)).toEqual([3, 3]);
+    const journal = SessionJournal.fromEntries(result.header, result.entries);
+    expect(journal.leafId).toBe('aaaa0001');
+    expect(journal.branch().map((e) => e.id)).toEqual(['aaaa0002', 'aaaa0001']);
   });
 
   it('keeps an entry whose parent has not appeared (an orphan root) and warns with its line', () => {
@@ -230,10 +235,13 @@ describe('parseSessionJsonl: migration', () => {
     expect(result.entries[0]?.id).toHaveLength(8);
   });
 
-  it('skips a v1 line with no type or timestamp and chains around it', () => {
+  it('keeps a v1 line with no type or timestamp in the chain, as the host migrates every line', () => {
     const result = expectOk(parseSessionJsonl(file(V1_HEADER, v1('message'), '{"message":{}}', v1('message')), ids()));
-    expect(result.skipped.map((s) => s.line)).toEqual([3]);
-    expect(result.entries[1]?.parentId).toBe(result.entries[0]?.id);
+    expect(result.skipped).toEqual([]);
+    expect(result.entries).toHaveLength(3);
+    expect(result.entries[1]).toMatchObject({ message: {}, parentId: result.entries[0]?.id });
+    expect(result.entries[1]?.type).toBeUndefined();
+    expect(result.entries[2]?.parentId).toBe(result.entries[1]?.id);
   });
 
   it('keeps v2 ids and only renames hookMessage', () => {
@@ -301,12 +309,114 @@ describe('parseSessionJsonl: hostile input', () => {
   });
 });
 
-describe('reserved ids', () => {
-  it('skips an entry whose id is "root": it would share a revision with the empty branch', () => {
-    const result = expectOk(parseSessionJsonl(file(HEADER_V3, entry('root', null), entry('a0000001', null)), ids()));
-    expect(result.entries.map((e) => e.id)).toEqual(['a0000001']);
-    expect(result.skipped).toHaveLength(1);
-    expect(result.skipped[0]?.line).toBe(2);
-    expect(result.skipped[0]?.reason).toContain('root');
+describe('deliberately stricter than the host: refused with the line to blame', () => {
+  it('refuses an entry whose id is "root": it would share a revision with the empty branch', () => {
+    const result = parseSessionJsonl(file(HEADER_V3, entry('a0000001', null), entry('root', 'a0000001')), ids());
+    expect(result).toEqual({ ok: false, error: { line: 3, message: expect.stringMatching(/^Line 3: the entry id "root" is reserved: .*nothing was imported\.$/) } });
+  });
+
+  it.each([
+    ['no id', '{"type":"message","parentId":null,"timestamp":"t"}', 'none'],
+    ['an empty id', '{"type":"message","id":"","parentId":null,"timestamp":"t"}', 'a string, empty'],
+    ['a numeric id', '{"type":"message","id":7,"parentId":null,"timestamp":"t"}', 'a number'],
+  ])('refuses an entry with %s', (_name, bad, kind) => {
+    const result = parseSessionJsonl(file(HEADER_V3, entry('a0000001', null), '', bad), ids());
+    expect(result).toEqual({ ok: false, error: { line: 4, message: `Line 4: the entry has no usable id (${kind}), so nothing can name it as a parent or as the leaf; nothing was imported.` } });
+  });
+
+  it.each([
+    ['type', '{"type":5,"id":"a0000002","parentId":null,"timestamp":"t"}', 'a number'],
+    ['timestamp', '{"type":"message","id":"a0000002","parentId":null,"timestamp":{}}', 'an object'],
+  ])('refuses a %s that is present but not a string', (key, bad, kind) => {
+    expect(parseSessionJsonl(file(HEADER_V3, bad), ids())).toEqual({ ok: false, error: { line: 2, message: `Line 2: "${key}" is ${kind}, not a string; nothing was imported.` } });
+  });
+
+  it.each([4, '4', 3.5])('refuses header version %j (above 3), which pi 0.73.1 would open as v3', (version) => {
+    const header = HEADER_V3.replace('"version":3', `"version":${JSON.stringify(version)}`);
+    const result = parseSessionJsonl(file(header, entry('a0000001', null)), ids());
+    expect(result).toEqual({ ok: false, error: { line: 1, message: expect.stringContaining('Line 1 cannot be read: this session was written by a newer host') } });
+  });
+
+  it.each([true, 'three', ''])('refuses header version %j, which is not a number', (version) => {
+    const header = HEADER_V3.replace('"version":3', `"version":${JSON.stringify(version)}`);
+    const result = parseSessionJsonl(file(header), ids());
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.line).toBe(1);
+  });
+});
+
+describe('opened as the host opens them', () => {
+  it('reads header version "3" as 3 (no migration) and null as a missing version (v1, migrated)', () => {
+    const three = expectOk(parseSessionJsonl(file(HEADER_V3.replace('"version":3', '"version":"3"'), entry('a0000001', null)), ids()));
+    expect(three.migratedFrom).toBeNull();
+    expect(three.entries.map((e) => e.id)).toEqual(['a0000001']);
+    expect(three.header.version).toBe(3);
+    const two = expectOk(parseSessionJsonl(file(HEADER_V3.replace('"version":3', '"version":"2"'), entry('a0000001', null)), ids()));
+    expect(two.migratedFrom).toBe(2);
+    const none = expectOk(parseSessionJsonl(file(HEADER_V3.replace('"version":3', '"version":null'), entry('a0000001', null), entry('a0000002', null)), ids()));
+    expect(none.migratedFrom).toBe(1);
+    // v1 migration gives every line a fresh id and chains them in file order, whatever they said.
+    expect(none.entries.map((e) => e.id)).not.toContain('a0000001');
+    expect(none.entries[1]?.parentId).toBe(none.entries[0]?.id);
+  });
+
+  it.each([
+    ['no parentId', '{"type":"message","id":"a0000002","timestamp":"t"}', 'has no parentId'],
+    ['an empty parentId', '{"type":"message","id":"a0000002","parentId":"","timestamp":"t"}', 'has an empty parentId'],
+    ['a numeric parentId', '{"type":"message","id":"a0000002","parentId":1,"timestamp":"t"}', 'has a parentId that is a number'],
+    ['itself as parent', '{"type":"message","id":"a0000002","parentId":"a0000002","timestamp":"t"}', 'names itself as its parent'],
+  ])('makes an entry with %s a root (null), as the host reads it, with a warning', (_name, odd, why) => {
+    const result = expectOk(parseSessionJsonl(file(HEADER_V3, entry('a0000001', null), odd), ids()));
+    expect(result.entries[1]?.parentId).toBeNull();
+    expect(result.warnings).toEqual([{ line: 3, reason: `the entry ${why}: it is a root, as the host reads it` }]);
+    const journal = SessionJournal.fromEntries(result.header, result.entries);
+    expect(journal.branch().map((e) => e.id)).toEqual(['a0000002']);
+  });
+
+  it('keeps an entry without timestamp or without type (an unknown entry) on the branch', () => {
+    const result = expectOk(
+      parseSessionJsonl(file(HEADER_V3, entry('a0000001', null), '{"type":"message","id":"a0000002","parentId":"a0000001"}', '{"id":"a0000003","parentId":"a0000002","timestamp":"t"}'), ids()),
+    );
+    expect(result.skipped).toEqual([]);
+    expect(result.entries[1]?.timestamp).toBeUndefined();
+    expect(result.entries[2]?.type).toBeUndefined();
+    const journal = SessionJournal.fromEntries(result.header, result.entries);
+    expect(journal.leafId).toBe('a0000003');
+    expect(journal.branch().map((e) => e.id)).toEqual(['a0000001', 'a0000002', 'a0000003']);
+  });
+
+  it('keeps a seed desk line lacking fields the host does not need, and validates its snapshot like any other', () => {
+    const desk = (id: string, parentId: string | undefined, data: unknown, timestamp?: string) =>
+      line({ type: 'custom', customType: 'seed-desk-state-v1', ...(data === undefined ? {} : { data }), id, ...(parentId === undefined ? {} : { parentId }), ...(timestamp === undefined ? {} : { timestamp }) });
+    const valid = { version: 1, agentEnabled: false, quantities: { 'basil-genovese': 1 } };
+    const text = file(
+      HEADER_V3,
+      desk('d0000001', undefined, valid), // no parentId, no timestamp: a root
+      desk('d0000002', 'd0000001', undefined), // no data at all: an invalid snapshot
+      desk('d0000003', 'd0000002', valid, '2026-01-01T00:00:02.000Z'), // valid, but below the invalid one
+    );
+    const result = expectOk(parseSessionJsonl(text, ids()));
+    expect(result.skipped).toEqual([]);
+    expect(result.entries.map((e) => e.id)).toEqual(['d0000001', 'd0000002', 'd0000003']);
+    const journal = SessionJournal.fromEntries(result.header, result.entries);
+    expect(journal.seedDeskEntryCount).toBe(3);
+    expect(journal.state(asEntryId('d0000001'))).toMatchObject({ ok: true });
+    expect(journal.state()).toMatchObject({ ok: false, corruptEntryId: 'd0000002', deskHead: 'd0000003' });
+  });
+
+  it('links a parent that appears on a later line and says so', () => {
+    const result = expectOk(parseSessionJsonl(file(HEADER_V3, entry('a0000002', 'a0000001'), entry('a0000001', null), entry('a0000003', 'a0000002')), ids()));
+    expect(result.warnings).toEqual([{ line: 2, reason: 'parent "a0000001" comes later, on line 3; linked to it, as the host does' }]);
+    const journal = SessionJournal.fromEntries(result.header, result.entries);
+    expect(journal.leafId).toBe('a0000003');
+    expect(journal.branch().map((e) => e.id)).toEqual(['a0000001', 'a0000002', 'a0000003']);
+  });
+
+  it('cuts a loop of parents at its first line (the host would walk it forever)', () => {
+    const result = expectOk(parseSessionJsonl(file(HEADER_V3, entry('a0000001', 'a0000003'), entry('a0000002', 'a0000001'), entry('a0000003', 'a0000002')), ids()));
+    expect(result.entries.map((e) => e.parentId)).toEqual([null, 'a0000001', 'a0000002']);
+    expect(result.warnings.at(-1)).toEqual({ line: 2, reason: 'its parents lead back to it (3 entries in a loop); it is kept as a root, where the host would walk the loop forever' });
+    const journal = SessionJournal.fromEntries(result.header, result.entries);
+    expect(journal.branch().map((e) => e.id)).toEqual(['a0000001', 'a0000002', 'a0000003']);
   });
 });

@@ -36,14 +36,13 @@ export type ImportResult =
 type Json = Record<string, unknown>;
 type Parsed = { ok: true; value: unknown } | { ok: false; problem: string };
 
-/** What a v1 (pre-tree) line must hold to become an entry once it is given an id and a parent. */
-const V1EntrySchema = z.looseObject({ type: EntryBaseSchema.shape.type, timestamp: EntryBaseSchema.shape.timestamp });
-
 /**
  * Read a host session file (v1, v2 or v3; optional OMP-new title slot) into a current (v3) header
- * and entries, migrating the way the host's `migrateToCurrentVersion` does. Never throws: a file
- * that cannot be a session is refused with the line to blame; bad lines inside a session are
- * skipped and reported, as the host skips them (silently) on load.
+ * and entries, migrating the way the host's `migrateToCurrentVersion` does, and opening what the
+ * host opens with the same leaf (the last line) and branch. Never throws: a file that cannot be a
+ * session, or that holds a line the playground refuses on purpose (a version above 3, an entry id
+ * "root", an entry without a usable id), is refused with the line to blame; lines the host skips
+ * (bad JSON, a second header) are skipped and reported.
  */
 export function parseSessionJsonl(text: string, ids: IdSource): ImportResult {
   const at = { line: 1 };
@@ -55,8 +54,14 @@ export function parseSessionJsonl(text: string, ids: IdSource): ImportResult {
   }
 }
 
+/** A line that will become an entry, with where it came from. */
+interface Candidate {
+  readonly line: number;
+  readonly raw: Json;
+}
+
 function parse(text: string, ids: IdSource, at: { line: number }): ImportResult {
-  // A BOM from a Windows editor would otherwise make line 1 invalid JSON.
+  // The host trims the whole text before splitting, which drops a BOM too; JSON.parse alone would not.
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const lines = body.split('\n');
   if (lines.at(-1) === '') lines.pop();
@@ -103,10 +108,10 @@ function parse(text: string, ids: IdSource, at: { line: number }): ImportResult 
 
   const skipped: LineNote[] = [];
   const warnings: LineNote[] = [];
-  const entries: JournalEntry[] = [];
-  const firstLineOf = new Map<string, number>();
+  const candidates: Candidate[] = [];
   // v1 only: the host's array of parsed lines, header at 0, that `firstKeptEntryIndex` counts in.
   const v1Slots: (Json | null)[] = [header];
+  const v1Ids = new Set<string>();
   let previousId: string | null = null;
 
   for (let index = next + 1; index < lineCount; index++) {
@@ -124,47 +129,147 @@ function parse(text: string, ids: IdSource, at: { line: number }): ImportResult 
       continue;
     }
     const raw = parsed.value;
+    // The host reads every "session" line as a header and never as an entry.
+    if (raw['type'] === 'session') {
+      if (migratedFrom === 1) v1Slots.push(null);
+      skipped.push({ line, reason: 'a second session header is not an entry (the host ignores it too)' });
+      continue;
+    }
+    const shape = checkShape(raw, line);
+    if (shape) return shape;
 
     if (migratedFrom === 1) {
-      const valid = V1EntrySchema.safeParse(raw);
-      if (!valid.success) {
-        v1Slots.push(null);
-        skipped.push({ line, reason: describeIssue(valid.error) });
-        continue;
-      }
-      // Host migrateV1ToV2: assigned onto the entry, so id and parentId land after its own keys.
-      const id = freshEntryId(ids, (candidate) => firstLineOf.has(candidate));
+      // Host migrateV1ToV2: every line gets a fresh id, whatever it had, and hangs off the line before;
+      // both are assigned onto the entry, so new keys land after its own.
+      const id = freshEntryId(ids, (candidate) => v1Ids.has(candidate));
+      v1Ids.add(id);
       raw['id'] = id;
       raw['parentId'] = previousId;
       previousId = id;
       v1Slots.push(raw);
       if (raw['type'] === 'compaction') convertFirstKeptIndex(raw, v1Slots, line, warnings);
     } else {
-      const valid = EntryBaseSchema.safeParse(raw);
-      if (!valid.success) {
-        skipped.push({ line, reason: describeIssue(valid.error) });
-        continue;
-      }
-    }
-
-    const entry = raw as JournalEntry;
-    const seenAt = firstLineOf.get(entry.id);
-    if (seenAt !== undefined) {
-      skipped.push({ line, reason: `duplicate id "${clip(entry.id)}", first used on line ${seenAt}` });
-      continue;
-    }
-    if (entry.parentId !== null && !firstLineOf.has(entry.parentId)) {
-      warnings.push({
-        line,
-        reason: `parent "${clip(entry.parentId)}" does not appear before this line; the entry is kept as a root (an orphan, as the host shows it)`,
-      });
+      const problem = unusableId(raw['id']);
+      if (problem) return refuse(line, `Line ${line}: ${problem}; nothing was imported.`);
+      normalizeParent(raw, line, warnings);
     }
     if (migratedFrom !== null) renameHookMessage(raw);
-    firstLineOf.set(entry.id, line);
-    entries.push(entry);
+    candidates.push({ line, raw });
   }
 
+  const kept = lastLineWins(candidates, skipped);
+  linkParents(kept, warnings);
+  warnings.sort((a, b) => a.line - b.line);
+  const entries: JournalEntry[] = [];
+  for (const { line, raw } of kept) {
+    at.line = line;
+    const valid = EntryBaseSchema.safeParse(raw);
+    // checkShape and unusableId already refused what this schema rejects; this is the type proof.
+    if (!valid.success) return refuse(line, `Line ${line}: ${describeIssue(valid.error)}; nothing was imported.`);
+    entries.push(raw as JournalEntry);
+  }
   return { ok: true, header, entries, migratedFrom, hadTitleSlot, skipped, warnings, lineCount };
+}
+
+/**
+ * The host keeps an entry whose `type` or `timestamp` is missing (an unknown entry) but never
+ * reads one of another kind than a string; neither can the playground show or sort it.
+ */
+function checkShape(raw: Json, line: number): ImportResult | null {
+  for (const key of ['type', 'timestamp'] as const) {
+    const value = raw[key];
+    if (value !== undefined && typeof value !== 'string') {
+      return refuse(line, `Line ${line}: "${key}" is ${describeKind(value)}, not a string; nothing was imported.`);
+    }
+  }
+  return null;
+}
+
+/** Deliberately stricter than the host, which keeps such a line and then loses track of it. */
+function unusableId(id: unknown): string | null {
+  if (typeof id !== 'string' || id.length === 0) {
+    return `the entry has no usable id (${id === undefined ? 'none' : `${describeKind(id)}${typeof id === 'string' ? ', empty' : ''}`}), so nothing can name it as a parent or as the leaf`;
+  }
+  if (id === 'root') return 'the entry id "root" is reserved: a revision says "root" before any seed desk entry, so this entry would share a revision with the empty branch';
+  return null;
+}
+
+/**
+ * The host walks up only while `parentId` is truthy: a missing, empty or non-string parent makes
+ * a root. A self-parent is a root in its tree too (its getBranch would loop forever). All become
+ * null, the one form every reader of the export agrees on.
+ */
+function normalizeParent(raw: Json, line: number, warnings: LineNote[]): void {
+  const parentId = raw['parentId'];
+  if (parentId === null) return;
+  let why: string | null = null;
+  if (parentId === undefined) why = 'has no parentId';
+  else if (parentId === '') why = 'has an empty parentId';
+  else if (typeof parentId !== 'string') why = `has a parentId that is ${describeKind(parentId)}`;
+  else if (parentId === raw['id']) why = 'names itself as its parent';
+  if (why === null) return;
+  raw['parentId'] = null;
+  warnings.push({ line, reason: `the entry ${why}: it is a root, as the host reads it` });
+}
+
+/** Host `_buildIndex`: a later line with the same id replaces the earlier one, so only the last is kept. */
+function lastLineWins(candidates: readonly Candidate[], skipped: LineNote[]): Candidate[] {
+  const lastLine = new Map<string, number>();
+  for (const { line, raw } of candidates) lastLine.set(raw['id'] as string, line);
+  const kept: Candidate[] = [];
+  for (const candidate of candidates) {
+    const id = candidate.raw['id'] as string;
+    const last = lastLine.get(id) as number;
+    if (last === candidate.line) kept.push(candidate);
+    else skipped.push({ line: candidate.line, reason: `id "${clip(id)}" is used again on line ${last}, and the last line with an id wins, as in the host` });
+  }
+  skipped.sort((a, b) => a.line - b.line);
+  return kept;
+}
+
+/**
+ * Parents are looked up in the whole file, as the host's index holds every line before any walk:
+ * a parent on a later line is linked (the journal links it when it arrives). A parent no line
+ * has leaves an orphan root. A loop of parents (the host's getBranch would never return) is cut
+ * at its first line, which becomes a root.
+ */
+function linkParents(kept: readonly Candidate[], warnings: LineNote[]): void {
+  const lineOf = new Map<string, number>();
+  for (const { line, raw } of kept) lineOf.set(raw['id'] as string, line);
+  const byId = new Map<string, Candidate>();
+  for (const candidate of kept) byId.set(candidate.raw['id'] as string, candidate);
+  for (const { line, raw } of kept) {
+    const parentId = raw['parentId'];
+    if (typeof parentId !== 'string') continue;
+    const parentLine = lineOf.get(parentId);
+    if (parentLine === undefined) {
+      warnings.push({ line, reason: `parent "${clip(parentId)}" is on no line of the file; the entry is kept as a root (an orphan, as the host shows it)` });
+    } else if (parentLine > line) {
+      warnings.push({ line, reason: `parent "${clip(parentId)}" comes later, on line ${parentLine}; linked to it, as the host does` });
+    }
+  }
+  // Each entry has at most one parent, so a walk up either ends or meets a loop.
+  const done = new Set<string>();
+  for (const start of kept) {
+    const path: Candidate[] = [];
+    const onPath = new Set<string>();
+    for (let cursor: Candidate | undefined = start; cursor; ) {
+      const id = cursor.raw['id'] as string;
+      if (done.has(id)) break;
+      if (onPath.has(id)) {
+        const loop = path.slice(path.findIndex((c) => c.raw['id'] === id));
+        const cut = loop.reduce((a, b) => (b.line < a.line ? b : a));
+        cut.raw['parentId'] = null;
+        warnings.push({ line: cut.line, reason: `its parents lead back to it (${loop.length} entries in a loop); it is kept as a root, where the host would walk the loop forever` });
+        break;
+      }
+      path.push(cursor);
+      onPath.add(id);
+      const parentId: unknown = cursor.raw['parentId'];
+      cursor = typeof parentId === 'string' ? byId.get(parentId) : undefined;
+    }
+    for (const visited of path) done.add(visited.raw['id'] as string);
+  }
 }
 
 type HeaderCheck =
@@ -186,18 +291,35 @@ function readHeader(text: string, line: number): HeaderCheck {
   const valid = SessionHeaderSchema.safeParse(value);
   if (!valid.success) return notHeader(`${describeIssue(valid.error)}.`);
 
-  const version = value['version'];
-  if (typeof version === 'number' && version > CURRENT_SESSION_VERSION) {
+  const version = readVersion(value['version']);
+  if (version === null) {
+    return refuse(line, `Line ${line} cannot be read: its version ${clip(JSON.stringify(value['version']) ?? '')} is not a number.`);
+  }
+  // Deliberately stricter than pi 0.73.1, which opens any version as v3: OMP refuses a newer file, since it may mean entries this reader gets wrong.
+  if (version > CURRENT_SESSION_VERSION) {
     return refuse(
       line,
       `Line ${line} cannot be read: this session was written by a newer host (version ${version}); this playground reads up to ${CURRENT_SESSION_VERSION}.`,
     );
   }
   // The host's cumulative steps: a missing version means 1, `< 2` runs V1toV2, `< 3` runs V2toV3.
-  const effective = typeof version === 'number' ? version : 1;
-  const from = effective < 2 ? 1 : effective < 3 ? 2 : null;
+  const from = version < 2 ? 1 : version < 3 ? 2 : null;
   // The parsed object itself, not zod's copy: it keeps the file's key order and any `__proto__` key as data.
   return { ok: true, header: value as SessionHeader & Json, migratedFrom: from };
+}
+
+/**
+ * The version as the host compares it (`header.version ?? 1`, then `>=` and `<` against numbers):
+ * missing or null is 1, a numeric string reads as its number. Anything else gives null.
+ */
+function readVersion(version: unknown): number | null {
+  if (version === undefined || version === null) return 1;
+  if (typeof version === 'number') return Number.isNaN(version) ? null : version;
+  if (typeof version === 'string' && version.trim() !== '') {
+    const number = Number(version);
+    return Number.isNaN(number) ? null : number;
+  }
+  return null;
 }
 
 /**
@@ -231,7 +353,7 @@ function parseJson(text: string): Parsed {
 function describeKind(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  return `a ${typeof value}`;
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 function describeIssue(error: z.core.$ZodError): string {

@@ -21,9 +21,10 @@ import { planSeedDeskCall } from '../tool/seedDeskTool';
 import {
   assistantMessageEntry,
   customEntry,
-  entryText,
+  editorTextOf,
   isReeditable,
   labelEntry,
+  sessionFileName,
   sessionHeader,
   userMessageEntry,
   type JournalEntry,
@@ -335,8 +336,10 @@ class Run {
       case 'navigate': {
         const target = this.pick(command.pick);
         if (!target) return 'nothing';
+        const before = j.leafId;
         const result = j.navigateTo(target.id);
-        if (isReeditable(target)) same(result, { leafId: target.parentId, editorText: entryText(target) }, 'navigateTo a user message');
+        if (target.id === before) same(result, { leafId: before }, 'navigateTo the leaf itself changes nothing');
+        else if (isReeditable(target)) same(result, { leafId: target.parentId, editorText: editorTextOf(target) }, 'navigateTo a user message');
         else same(result, { leafId: target.id }, 'navigateTo another entry');
         same(j.leafId, result.leafId, 'navigateTo: leaf');
         return 'leaf-move';
@@ -349,7 +352,7 @@ class Run {
         const before = j.state();
         const path = j.branch();
         const fork = j.forkToNewSession(this.ids);
-        same(fork.header.parentSession, j.sessionId, 'fork: parentSession');
+        same(fork.header.parentSession, sessionFileName(j.header), 'fork: parentSession');
         check(fork.sessionId !== j.sessionId, 'fork: same session id');
         same(
           fork.entries().filter((e) => e.type !== 'label').map((e) => e.id),

@@ -1,11 +1,12 @@
-import { freshEntryId, type EntryId, type IdSource, type Revision, type SessionId } from '../ids';
+import { asEntryId, freshEntryId, type EntryId, type IdSource, type Revision, type SessionId } from '../ids';
 import { branchStateFrom, foldDeskEntry, ROOT_LINK, type BranchState, type DeskLinkState } from '../reconstruct';
 import { revisionOf } from '../revision';
 import {
-  entryText,
+  editorTextOf,
   isReeditable,
   isSeedDeskEntry,
   labelEntry,
+  sessionFileName,
   sessionHeader,
   type JournalEntry,
   type SessionHeader,
@@ -16,12 +17,17 @@ interface Indexed {
   readonly entry: JournalEntry;
   /** Position in append order. */
   readonly seq: number;
+  /**
+   * The parent every walk follows: `entry.parentId` once that entry is known, else null (a root,
+   * as the host treats an orphan). A parent on a later line is linked when it arrives.
+   */
+  parent: EntryId | null;
   /** Depth from its root (a root is 0). */
-  readonly depth: number;
+  depth: number;
   /** The nearest seed desk entry at or above this entry, or null. Makes a revision O(1). */
-  readonly deskHead: EntryId | null;
+  deskHead: EntryId | null;
   /** Only on seed desk entries: the state the branch has once this entry is folded in. */
-  readonly deskLink: DeskLinkState | null;
+  deskLink: DeskLinkState | null;
 }
 
 export class JournalError extends Error {}
@@ -42,7 +48,10 @@ export class SessionJournal {
   private readonly ordered: JournalEntry[] = [];
   private readonly index = new Map<string, Indexed>();
   private readonly kids = new Map<string | null, EntryId[]>();
-  private readonly labels = new Map<string, string>();
+  /** Labels in the order the host's label map holds them: first set first; a clear and a re-set moves one to the end. */
+  private readonly labels = new Map<string, { readonly label: string; readonly timestamp: string | undefined }>();
+  /** Roots waiting for a parent named on a later line: parent id → children, in append order. */
+  private readonly waiting = new Map<string, EntryId[]>();
   private leaf: EntryId | null = null;
   private deskEntries = 0;
 
@@ -55,13 +64,14 @@ export class SessionJournal {
   }
 
   /**
-   * Rebuild from stored entries in append order. An entry whose parent is unknown (or comes
-   * later) is kept as a root, as the host's getTree treats orphans; a duplicate id is an error.
-   * The leaf lands on the last entry, as on the host's reopen.
+   * Rebuild from stored entries in append order. An entry whose parent is unknown is kept as a
+   * root, as the host's getTree treats orphans; a parent on a later line is linked once it is
+   * read, as the host's index holds every line before any walk. A duplicate id is an error (the
+   * import keeps the last line with an id). The leaf lands on the last entry, as on the host's reopen.
    */
   static fromEntries(header: SessionHeader, entries: Iterable<JournalEntry>): SessionJournal {
     const journal = new SessionJournal(header);
-    for (const entry of entries) journal.insert(entry);
+    journal.insertAll(entries);
     journal.reopen();
     return journal;
   }
@@ -114,13 +124,11 @@ export class SessionJournal {
   }
 
   /**
-   * insert() keeps an entry whose parent comes later (or is itself) as a root, and so must every
-   * walk: otherwise state() and the walk disagree, and a self-parent loops forever.
+   * Every walk follows the resolved parent, never `entry.parentId` itself: a self-parent or a loop
+   * of parents is a root there (the host's getBranch would loop forever), so no walk can.
    */
   private parentOf(indexed: Indexed): Indexed | undefined {
-    const parentId = indexed.entry.parentId;
-    const parent = parentId === null ? undefined : this.index.get(parentId);
-    return parent && parent.seq < indexed.seq ? parent : undefined;
+    return indexed.parent === null ? undefined : this.index.get(indexed.parent);
   }
 
   /** How many seed desk entries the whole journal holds, all branches. */
@@ -144,6 +152,8 @@ export class SessionJournal {
     if (entry.parentId !== this.leaf) {
       throw new JournalError(`Entry ${entry.id} must hang off the leaf ${this.leaf ?? '(none)'}, not ${entry.parentId ?? '(none)'}`);
     }
+    // Host appendLabelChange: a label for an entry that does not exist is refused.
+    if (entry.type === 'label') this.requireEntry(entry['targetId']);
     this.insert(entry);
     this.leaf = entry.id;
   }
@@ -160,21 +170,39 @@ export class SessionJournal {
 
   /** Host `branch(id)` / `resetLeaf()`: moves the in-memory leaf only; nothing is written. */
   moveLeaf(id: EntryId | null): void {
-    if (id !== null && !this.index.has(id)) throw new JournalError(`Entry ${id} not found`);
+    if (id !== null) this.requireEntry(id);
     this.leaf = id;
   }
 
-  /** Host `/tree`: a user message or custom_message puts the leaf on its parent and re-edits its text. */
+  /**
+   * Host `/tree` (`navigateTree`): the entry that is already the leaf changes nothing; a user
+   * message or custom_message puts the leaf on its parent and re-edits its text; anything else
+   * becomes the leaf.
+   */
   navigateTo(id: EntryId): NavigationResult {
-    const entry = this.get(id);
-    if (!entry) throw new JournalError(`Entry ${id} not found`);
+    if (id === this.leaf) return { leafId: this.leaf };
+    const entry = this.requireEntry(id);
     if (isReeditable(entry)) {
       const parent = this.parentIdOf(entry.id);
       this.leaf = parent;
-      return { leafId: parent, editorText: entryText(entry) };
+      return { leafId: parent, editorText: editorTextOf(entry) };
     }
     this.leaf = entry.id;
     return { leafId: entry.id };
+  }
+
+  /** Host `appendLabelChange`: a label entry for an existing target, appended at the leaf; no text clears it. */
+  appendLabel(targetId: EntryId, label: string | undefined, place: { readonly id: EntryId; readonly timestamp: string }): JournalEntry {
+    const entry = labelEntry(targetId, label, { id: place.id, parentId: this.leaf, timestamp: place.timestamp });
+    this.append(entry);
+    return entry;
+  }
+
+  /** The host's wording for an unknown id (`Entry <id> not found`), for every operation that names one. */
+  private requireEntry(id: unknown): JournalEntry {
+    const entry = typeof id === 'string' ? this.get(id) : undefined;
+    if (!entry) throw new JournalError(`Entry ${String(id)} not found`);
+    return entry;
   }
 
   /** The parent as every walk sees it: null for a root or an orphan (see parentOf). */
@@ -209,49 +237,157 @@ export class SessionJournal {
 
   /** Labels are global: the last label entry for a target wins, whatever its branch. */
   labelOf(id: EntryId): string | undefined {
-    return this.labels.get(id);
+    return this.labels.get(id)?.label;
   }
 
+  /** Target id → label, in the host's label-map order. */
   allLabels(): ReadonlyMap<string, string> {
-    return this.labels;
+    return new Map([...this.labels].map(([target, { label }]) => [target, label]));
   }
 
   /**
-   * Host `createBranchedSession`: a new session holding the path to `leafId` with its original
-   * ids, `parentSession` pointing back, label entries dropped and re-appended for the path.
+   * Host `createBranchedSession(leafId)` (an unknown id is an error), or `newSession` with a
+   * `parentSession` for a null leaf: a new session holding the path to `leafId` with its
+   * original ids and `parentSession` = this session's file name; label entries are dropped and the
+   * labels of path entries re-appended after the path, in the host's label-map order, each with
+   * the timestamp of the label entry that set it. Unlike the host, an entry whose parent was a
+   * dropped label entry is re-parented onto its nearest kept ancestor: the host keeps the dangling
+   * parentId, which orphans that entry and cuts its branch short when the fork is reopened.
    */
   forkToNewSession(ids: IdSource, leafId: EntryId | null = this.leaf, cwd = this.header.cwd ?? '/playground'): SessionJournal {
+    // A null leaf is the host's fork of a root message: `newSession({ parentSession })`, an empty fork.
+    if (leafId !== null) this.requireEntry(leafId);
+    const path = this.branch(leafId);
     const newId = ids.sessionId() as SessionId;
-    const fork = SessionJournal.empty(sessionHeader(newId, ids.now(), cwd, this.sessionId));
-    const path = this.branch(leafId).filter((entry) => entry.type !== 'label');
-    for (const entry of path) fork.append({ ...entry, parentId: fork.leafId });
-    for (const entry of path) {
-      const label = this.labels.get(entry.id);
-      if (label === undefined) continue;
+    const fork = SessionJournal.empty(sessionHeader(newId, ids.now(), cwd, sessionFileName(this.header)));
+    const kept = path.filter((entry) => entry.type !== 'label');
+    for (const entry of kept) fork.append({ ...entry, parentId: fork.leafId });
+    for (const [target, { label, timestamp }] of this.labels) {
+      if (!fork.has(target)) continue;
       const id = freshEntryId(ids, (candidate) => fork.has(candidate));
-      fork.append(labelEntry(entry.id, label, { id, parentId: fork.leafId, timestamp: ids.now() }));
+      const entry = labelEntry(asEntryId(target), label, { id, parentId: fork.leafId, timestamp: timestamp ?? '' });
+      // The host copies the setting label entry's own timestamp: none when that line had none.
+      if (timestamp === undefined) delete entry.timestamp;
+      fork.append(entry);
     }
     return fork;
   }
 
   private insert(entry: JournalEntry): void {
     if (this.index.has(entry.id)) throw new JournalError(`Duplicate entry id ${entry.id}`);
-    const parent = entry.parentId === null ? undefined : this.index.get(entry.parentId);
-    const parentKey = parent ? entry.parentId : null;
-    const deskLink = isSeedDeskEntry(entry) ? foldDeskEntry(this.linkOf(parent?.deskHead ?? null), entry) : null;
-    if (deskLink) this.deskEntries++;
-    this.index.set(entry.id, {
-      entry,
-      seq: this.ordered.length,
-      depth: parent ? parent.depth + 1 : 0,
-      deskHead: deskLink ? entry.id : (parent?.deskHead ?? null),
-      deskLink,
-    });
+    const parentId = entry.parentId;
+    const parent = parentId === null || parentId === entry.id ? undefined : this.index.get(parentId);
+    const indexed: Indexed = { entry, seq: this.ordered.length, parent: parent ? parent.entry.id : null, depth: 0, deskHead: null, deskLink: null };
+    this.derive(indexed, parent);
+    if (indexed.deskLink) this.deskEntries++;
+    this.index.set(entry.id, indexed);
     this.ordered.push(entry);
-    const siblings = this.kids.get(parentKey);
-    if (siblings) siblings.push(entry.id);
-    else this.kids.set(parentKey, [entry.id]);
+    this.kidsOf(indexed.parent).push(entry.id);
+    if (parentId !== null && parentId !== entry.id && !parent) {
+      const list = this.waiting.get(parentId);
+      if (list) list.push(entry.id);
+      else this.waiting.set(parentId, [entry.id]);
+    }
+    if (this.waiting.has(entry.id)) this.adoptWaiting(indexed);
     if (entry.type === 'label') this.applyLabel(entry);
+  }
+
+  /**
+   * The whole file at once, in O(n) however its parents are ordered (linking late parents one
+   * insert at a time would derive a reversed chain n times): index every entry, resolve every
+   * parent (a loop is cut at its first entry, which stays a root), then derive parents first.
+   */
+  private insertAll(entries: Iterable<JournalEntry>): void {
+    for (const entry of entries) {
+      if (this.index.has(entry.id)) throw new JournalError(`Duplicate entry id ${entry.id}`);
+      this.index.set(entry.id, { entry, seq: this.ordered.length, parent: null, depth: 0, deskHead: null, deskLink: null });
+      this.ordered.push(entry);
+      if (entry.type === 'label') this.applyLabel(entry);
+    }
+    const named = (indexed: Indexed): Indexed | undefined => {
+      const parentId = indexed.entry.parentId;
+      return parentId === null || parentId === indexed.entry.id ? undefined : this.index.get(parentId);
+    };
+    const settled = new Set<Indexed>();
+    for (const start of this.index.values()) {
+      const path: Indexed[] = [];
+      const onPath = new Set<Indexed>();
+      for (let cursor: Indexed | undefined = start; cursor && !settled.has(cursor); cursor = named(cursor)) {
+        if (onPath.has(cursor)) {
+          const loop = path.slice(path.indexOf(cursor));
+          const first = loop.reduce((a, b) => (b.seq < a.seq ? b : a));
+          first.parent = null;
+          settled.add(first);
+          break;
+        }
+        path.push(cursor);
+        onPath.add(cursor);
+      }
+      for (const indexed of path) {
+        if (!settled.has(indexed)) indexed.parent = named(indexed)?.entry.id ?? null;
+        settled.add(indexed);
+      }
+    }
+    for (const indexed of this.index.values()) {
+      this.kidsOf(indexed.parent).push(indexed.entry.id);
+      const parentId = indexed.entry.parentId;
+      if (parentId !== null && parentId !== indexed.entry.id && !this.index.has(parentId)) {
+        const list = this.waiting.get(parentId);
+        if (list) list.push(indexed.entry.id);
+        else this.waiting.set(parentId, [indexed.entry.id]);
+      }
+    }
+    for (const root of this.kidsOf(null)) {
+      const indexed = this.index.get(root);
+      if (indexed) this.rederive(indexed);
+    }
+    for (const indexed of this.index.values()) if (indexed.deskLink) this.deskEntries++;
+  }
+
+  /** Depth and desk index from the parent (a root when there is none). */
+  private derive(indexed: Indexed, parent: Indexed | undefined): void {
+    const deskLink = isSeedDeskEntry(indexed.entry) ? foldDeskEntry(this.linkOf(parent?.deskHead ?? null), indexed.entry) : null;
+    indexed.depth = parent ? parent.depth + 1 : 0;
+    indexed.deskLink = deskLink;
+    indexed.deskHead = deskLink ? indexed.entry.id : (parent?.deskHead ?? null);
+  }
+
+  private kidsOf(parent: EntryId | null): EntryId[] {
+    let list = this.kids.get(parent);
+    if (!list) this.kids.set(parent, (list = []));
+    return list;
+  }
+
+  /**
+   * The entries that named `parent` before it was read move under it and their subtrees are
+   * derived again. One whose subtree holds `parent` stays a root: linking it would close a loop.
+   */
+  private adoptWaiting(parent: Indexed): void {
+    const children = this.waiting.get(parent.entry.id) ?? [];
+    this.waiting.delete(parent.entry.id);
+    const ancestors = new Set<string>();
+    for (let cursor: Indexed | undefined = parent; cursor; cursor = this.parentOf(cursor)) ancestors.add(cursor.entry.id);
+    const roots = this.kidsOf(null);
+    for (const childId of children) {
+      const child = this.index.get(childId);
+      if (!child || ancestors.has(childId)) continue;
+      roots.splice(roots.indexOf(childId), 1);
+      child.parent = parent.entry.id;
+      this.kidsOf(parent.entry.id).push(childId);
+      this.rederive(child);
+    }
+  }
+
+  /** Derive a moved subtree again, parents before children, without recursion (deep chains). */
+  private rederive(top: Indexed): void {
+    const stack = [top];
+    for (let next = stack.pop(); next; next = stack.pop()) {
+      this.derive(next, this.parentOf(next));
+      for (const kid of this.kids.get(next.entry.id) ?? []) {
+        const indexed = this.index.get(kid);
+        if (indexed) stack.push(indexed);
+      }
+    }
   }
 
   /** The desk state a seed desk entry left behind; the empty desk before any. */
@@ -259,11 +395,12 @@ export class SessionJournal {
     return deskHead === null ? ROOT_LINK : (this.index.get(deskHead)?.deskLink ?? ROOT_LINK);
   }
 
+  /** Host `_buildIndex`: set keeps a label's place in the map (its timestamp is the latest set); a clear deletes it. */
   private applyLabel(entry: JournalEntry): void {
     const target = entry['targetId'];
     if (typeof target !== 'string') return;
     const label = entry['label'];
-    if (typeof label === 'string' && label.length > 0) this.labels.set(target, label);
+    if (typeof label === 'string' && label.length > 0) this.labels.set(target, { label, timestamp: entry.timestamp });
     else this.labels.delete(target);
   }
 }

@@ -226,13 +226,15 @@ describe('flattenTree layout', () => {
     expectDisplayParentsAreAncestors(j, rows);
   });
 
-  it('treats a self-parented entry and one whose parent comes later as roots, like the journal', () => {
+  it('treats a self-parented entry as a root and nests one under a parent that comes later, like the journal', () => {
     const j = journalOf([user('late', 'early', 'points forward', 0), user('early', null, 'first', 1), user('self', 'self', 'self', 2)]);
     const rows = flattenTree(j, id('late'));
     expect(new Set(ids(rows))).toEqual(new Set(['late', 'early', 'self']));
-    expect(rows.every((r) => r.parentId === null && r.indent === 0)).toBe(true);
-    expect(rows[0]?.id).toBe('late');
+    expect(byId(rows, 'late').parentId).toBe('early');
+    expect(byId(rows, 'self').parentId).toBeNull();
+    expect(rows.map((r) => r.onActivePath)).toEqual([true, true, false]);
     expectAriaConsistent(rows);
+    expectDisplayParentsAreAncestors(j, rows);
   });
 
   it('has no active path and no leaf row for a null or unknown leaf; the leaf can be overridden', () => {
@@ -398,12 +400,13 @@ function hostReference(journal: SessionJournal, leafId: EntryId | null): { id: s
     children: Node[];
   }
   const nodes = new Map<string, Node>();
-  for (const entry of journal.entries()) nodes.set(entry.id, { id: entry.id, timestamp: entry.timestamp, seq: journal.seqOf(entry.id) ?? 0, children: [] });
+  for (const entry of journal.entries()) nodes.set(entry.id, { id: entry.id, timestamp: entry.timestamp ?? '', seq: journal.seqOf(entry.id) ?? 0, children: [] });
   const roots: Node[] = [];
   for (const entry of journal.entries()) {
     const node = nodes.get(entry.id) as Node;
     const parent = entry.parentId === null ? undefined : nodes.get(entry.parentId);
-    if (parent && parent.seq < node.seq) parent.children.push(node);
+    // Host getTree: any known parent but itself (a parent on a later line included).
+    if (parent && parent !== node) parent.children.push(node);
     else roots.push(node);
   }
   const byTime = (a: Node, b: Node) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : a.seq - b.seq);

@@ -23,7 +23,7 @@
 import { FIXTURE_IDS } from '../fixture';
 import type { EntryId, Revision } from '../ids';
 import { parseSnapshot, reservedOf, type Snapshot } from '../snapshot';
-import { entryText, isSeedDeskEntry, messageRole, type JournalEntry } from './entry';
+import { entryText, entryTypeOf, isSeedDeskEntry, messageRole, type JournalEntry } from './entry';
 import type { SessionJournal } from './journal';
 
 export interface TreeRow {
@@ -75,7 +75,7 @@ function deskSummary(snapshot: Snapshot): string {
 export function entryRoleOf(entry: JournalEntry): string {
   if (isSeedDeskEntry(entry)) return 'seed-desk';
   if (entry.type === 'message') return messageRole(entry) ?? 'message';
-  return entry.type;
+  return entryTypeOf(entry);
 }
 
 /**
@@ -195,7 +195,7 @@ export function flattenTree(journal: SessionJournal, leafId: EntryId | null = jo
       id,
       parentId,
       indent: displayIndent,
-      type: entry.type,
+      type: entryTypeOf(entry),
       role: entryRoleOf(entry),
       text: entryDisplayText(journal, entry),
       isSeedDesk: seedDesk,

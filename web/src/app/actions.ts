@@ -1,6 +1,6 @@
 import { waitFor } from 'xstate';
 import type { LessonAction } from '../lessons/schema';
-import { isHumanMutation, type Playground } from './playground.svelte';
+import { isHumanMutation, MEANWHILE_ITEM, STEP_BACK_PAST_INVALID, type Playground } from './playground.svelte';
 
 const SETTLE_TIMEOUT = 10_000;
 
@@ -44,10 +44,16 @@ export async function perform(playground: Playground, action: LessonAction): Pro
       await dialogSettled(playground);
       return;
     case 'meanwhile-reserve':
-      await playground.meanwhileReserve('basil-genovese', 1);
+      await playground.meanwhileReserve(MEANWHILE_ITEM, 1);
       return;
     case 'meanwhile-step-back':
       await playground.stepBack();
+      return;
+    case 'step-back':
+      await playground.stepBack(STEP_BACK_PAST_INVALID, 'navigated');
+      return;
+    case 'corrupt-demo':
+      await playground.corruptDemo();
       return;
     case 'tool':
       await playground.callTool(JSON.stringify(fillPlaceholders(action.args, playground)), false);
@@ -60,6 +66,9 @@ export async function perform(playground: Playground, action: LessonAction): Pro
       return;
     case 'policy':
       await playground.setApprovalPolicy(action.value);
+      return;
+    case 'approval-mode':
+      await playground.setApprovalMode(action.value);
       return;
     case 'interactive':
       await playground.setInteractive(action.value);

@@ -3,13 +3,17 @@ import { createActor, fromPromise, type SnapshotFrom } from 'xstate';
 import { parseSeedsArgs, splitSlashCommand } from '$domain/command/parse';
 import { approvalMachine } from '../machines/approval';
 import { confirmationMachine } from '../machines/confirmation';
+import { leafReturnNotice } from '../protocol/leafNotice';
+import { LeafBehindSchema } from '../protocol/messages';
 import type {
+  ApprovalModeView,
   ApprovalPolicy,
   CommitOutcomeView,
   ComparisonView,
   DeskChange,
   HostView,
   ImportReport,
+  LeafBehind,
   LineOutcome,
   RequestBody,
   RequestType,
@@ -18,8 +22,12 @@ import type {
   TreeFilter,
   TreeRowView,
 } from '../protocol/messages';
-import type { Fact, StampedFact } from '../lessons/facts';
+import type { DeskEntryCounts, Fact, StampedFact } from '../lessons/facts';
 import { WorkerClient, WorkerError, type Answer } from './workerClient';
+
+/** The race's "another action": a seed the race is not about, so the race leaves basil and bean alone. */
+export const MEANWHILE_ITEM = 'marigold-french';
+export const STEP_BACK_PAST_INVALID = 'The leaf moved back past the invalid entry.';
 
 export const ROUND_TRIP_MEASURE = 'seed-desk:worker-round-trip';
 export const TREE_RENDER_MEASURE = 'seed-desk:tree-render';
@@ -117,8 +125,10 @@ export class Playground {
 
   /** Calls seed_desk through the host: schema, approval, domain. Returns the outcome it showed. */
   async callTool(args: string, skipSchema: boolean): Promise<ToolCallOutcome> {
+    const before = this.deskEntryCount();
     const { result } = await this.call({ type: 'toolCall', args, skipSchema });
     this.pendingToolArgs = args;
+    this.pendingToolBefore = before;
     if (result.kind === 'approval') {
       this.toolOutcome = result;
       this.approvalActor.send({ type: 'ASK', callId: result.callId, prompt: result.prompt });
@@ -130,6 +140,8 @@ export class Playground {
 
   /** Sends the answer to the approval machine; the call finishes when it is back in `idle`. */
   answerApproval(approved: boolean): void {
+    // The call runs now, so "before" is the journal as it stands when the answer is given.
+    this.pendingToolBefore = this.deskEntryCount();
     this.approvalActor.send({ type: approved ? 'APPROVE' : 'DENY' });
   }
 
@@ -139,17 +151,33 @@ export class Playground {
     return result;
   }
 
+  /** Seed desk entries in the journal as the page last saw it. */
+  private deskEntryCount(): number {
+    return this.view?.seedDeskEntryCount ?? 0;
+  }
+
+  private countsSince(before: number): DeskEntryCounts {
+    return { before, after: this.deskEntryCount() };
+  }
+
   /** A human commit with a chosen expected revision, as a dialog would send it after Confirm. */
   async probeCommit(change: DeskChange, expectedRevision: string, via: 'dialog' | 'compare' = 'dialog'): Promise<CommitOutcomeView> {
+    const before = this.deskEntryCount();
     const { result } = await this.call({ type: 'commit', change, expectedRevision });
-    if (result.kind === 'refused') this.note({ kind: 'refused', code: result.code, via });
+    if (result.kind === 'refused') this.note({ kind: 'refused', code: result.code, via, deskEntries: this.countsSince(before) });
     if (result.kind === 'committed') this.note({ kind: 'committed', change, via: 'dialog' });
     return result;
   }
 
-  async setApprovalPolicy(policy: ApprovalPolicy): Promise<void> {
+  /** `null`: no user policy for seed_desk, as in a host whose config names none. */
+  async setApprovalPolicy(policy: ApprovalPolicy | null): Promise<void> {
     await this.call({ type: 'setApprovalPolicy', policy });
     this.note({ kind: 'policy', value: policy });
+  }
+
+  async setApprovalMode(mode: ApprovalModeView): Promise<void> {
+    await this.call({ type: 'setApprovalMode', mode });
+    this.note({ kind: 'approval-mode', value: mode });
   }
 
   async corruptDemo(): Promise<void> {
@@ -158,9 +186,12 @@ export class Playground {
   }
 
   private pendingToolArgs = '';
+  private pendingToolBefore = 0;
+  /** Seed desk entries when the open dialog was requested, then when it was answered. */
+  private dialogBefore = 0;
 
   private showToolOutcome(outcome: ToolCallOutcome): void {
-    this.note({ kind: 'tool', args: this.pendingToolArgs, outcome });
+    this.note({ kind: 'tool', args: this.pendingToolArgs, outcome, deskEntries: this.countsSince(this.pendingToolBefore) });
     this.toolOutcome = outcome;
     if (outcome.kind === 'result' && outcome.details?.revision) this.latestToolRevision = outcome.details.revision;
   }
@@ -168,8 +199,8 @@ export class Playground {
   async start(): Promise<void> {
     const before = readLeafMemo();
     const { view } = await this.call({ type: 'hello' });
-    if (before && before.sessionId === view.sessionId && before.transient && before.leafId !== view.leafId) {
-      this.reloadNotice = `The reload put the leaf back on the last appended entry (${view.leafId ?? 'none'}). Your move to ${before.leafId ?? 'the start'} appended nothing, so it did not survive.`;
+    if (before && before.sessionId === view.sessionId && before.behind && before.leafId !== view.leafId) {
+      this.reloadNotice = leafReturnNotice('reload', before.behind, before.leafId, view.leafId);
     }
   }
 
@@ -178,7 +209,9 @@ export class Playground {
     const text = line.trim();
     if (text.length === 0) return;
     this.print('input', text);
+    const before = this.deskEntryCount();
     if (isHumanMutation(text)) {
+      this.dialogBefore = before;
       if (this.dialogIsBusy()) {
         this.print('usage', 'A confirmation is already open: confirm or cancel it first.');
         return;
@@ -191,10 +224,11 @@ export class Playground {
     this.print(result.kind, result.text);
     if (result.kind === 'answer') this.note({ kind: 'answer', text: result.text });
     if (result.kind === 'said') this.note({ kind: 'said', text });
-    if (result.kind === 'refused') this.note({ kind: 'refused', code: result.code, via: 'line' });
+    if (result.kind === 'refused') this.note({ kind: 'refused', code: result.code, via: 'line', deskEntries: this.countsSince(before) });
   }
 
   confirm(): void {
+    this.dialogBefore = this.deskEntryCount();
     this.confirmation.send({ type: 'CONFIRM' });
   }
 
@@ -209,16 +243,20 @@ export class Playground {
     this.print(result.kind === 'committed' ? 'committed' : result.kind, `Meanwhile, another action: ${result.message}`);
   }
 
-  async stepBack(why = 'Meanwhile, the session tree moved the leaf to the previous entry.'): Promise<void> {
+  /** The leaf to its parent: a session-tree move while a dialog waits (`meanwhile`), or a plain navigation. */
+  async stepBack(why = 'Meanwhile, the session tree moved the leaf to the previous entry.', as: 'meanwhile' | 'navigated' = 'meanwhile'): Promise<void> {
     await this.call({ type: 'stepBack' });
-    this.note({ kind: 'meanwhile', what: 'step-back' });
+    if (as === 'meanwhile') this.note({ kind: 'meanwhile', what: 'step-back' });
+    else this.note({ kind: 'navigated', entryId: this.view?.leafId ?? null });
     this.print('info', why);
   }
 
 
   async reopen(): Promise<void> {
+    const from = this.view?.leafId ?? null;
+    const behind = this.view?.leafBehind ?? null;
     await this.call({ type: 'reopen' });
-    this.note({ kind: 'reopened' });
+    this.note({ kind: 'reopened', from, to: this.view?.leafId ?? null, behind });
   }
 
   async setInteractive(interactive: boolean): Promise<void> {
@@ -332,7 +370,7 @@ export class Playground {
     const key = viewKeyOf(view);
     const sessionChanged = !this.viewKey.startsWith(`${view.sessionId}|`);
     if (key === this.viewKey && !sessionsChanged) return;
-    // The memo holds only what the key holds (a leaf's transience follows from size and leaf).
+    // The memo changes only when the key does: why the leaf is off the last entry follows from size and leaf.
     writeLeafMemo(view);
     this.viewKey = key;
     if (sessionChanged) this.comparison = null;
@@ -374,7 +412,9 @@ export class Playground {
         this.print('committed', result);
         break;
       case 'refused':
-        if (snapshot.context.code) this.note({ kind: 'refused', code: snapshot.context.code, via: snapshot.context.change ? 'dialog' : 'line' });
+        if (snapshot.context.code) {
+          this.note({ kind: 'refused', code: snapshot.context.code, via: snapshot.context.change ? 'dialog' : 'line', deskEntries: this.countsSince(this.dialogBefore) });
+        }
         this.print('refused', result);
         break;
       case 'cancelled':
@@ -411,9 +451,10 @@ export class Playground {
     if (!comparison || !view) return;
     const revision = comparison.right.revision;
     if (view.agentEnabled) {
+      const before = this.deskEntryCount();
       const outcome = await this.callTool(JSON.stringify({ op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: revision }), false);
       this.compareAttempt = outcome.kind === 'result' || outcome.kind === 'failed' ? outcome.text : 'Waiting for host approval…';
-      if (outcome.kind === 'result' && outcome.details?.code) this.note({ kind: 'refused', code: outcome.details.code, via: 'compare' });
+      if (outcome.kind === 'result' && outcome.details?.code) this.note({ kind: 'refused', code: outcome.details.code, via: 'compare', deskEntries: this.countsSince(before) });
     } else {
       const outcome = await this.probeCommit({ kind: 'reservation', action: 'reserve', id: 'bean-scarlet', packets: 1 }, revision, 'compare');
       this.compareAttempt = outcome.message;
@@ -483,15 +524,17 @@ export class Playground {
 }
 
 /**
- * The leaf lives in memory, as in the host; this memo only lets the page tell the learner, after
- * a reload, that a navigation which appended nothing was lost.
+ * The leaf lives in memory, as in the host: a reload (like a reopen) starts on the last appended
+ * entry. This memo never restores a leaf; it only lets the page say, after a reload, why the leaf
+ * moved: a navigation that appended nothing, or another tab's append.
  */
 const LEAF_MEMO_KEY = 'seed-desk:leaf-memo';
 
 interface LeafMemo {
   sessionId: string;
   leafId: string | null;
-  transient: boolean;
+  /** Why the leaf was off the last appended entry (null: it was on it), so the notice names the real reason. */
+  behind: LeafBehind | null;
 }
 
 function readLeafMemo(): LeafMemo | null {
@@ -501,9 +544,10 @@ function readLeafMemo(): LeafMemo | null {
     const value: unknown = JSON.parse(raw);
     if (typeof value !== 'object' || value === null) return null;
     const memo = value as Record<string, unknown>;
-    if (typeof memo['sessionId'] !== 'string' || typeof memo['transient'] !== 'boolean') return null;
+    if (typeof memo['sessionId'] !== 'string') return null;
     const leafId = memo['leafId'];
-    return { sessionId: memo['sessionId'], leafId: typeof leafId === 'string' ? leafId : null, transient: memo['transient'] };
+    const behind = LeafBehindSchema.safeParse(memo['behind']);
+    return { sessionId: memo['sessionId'], leafId: typeof leafId === 'string' ? leafId : null, behind: behind.success ? behind.data : null };
   } catch {
     return null;
   }
@@ -511,7 +555,8 @@ function readLeafMemo(): LeafMemo | null {
 
 function writeLeafMemo(view: HostView): void {
   try {
-    sessionStorage.setItem(LEAF_MEMO_KEY, JSON.stringify({ sessionId: view.sessionId, leafId: view.leafId, transient: view.transientLeaf }));
+    const memo: LeafMemo = { sessionId: view.sessionId, leafId: view.leafId, behind: view.leafBehind };
+    sessionStorage.setItem(LEAF_MEMO_KEY, JSON.stringify(memo));
   } catch {
     // Storage may be unavailable (private mode); the notice is a courtesy, not state.
   }

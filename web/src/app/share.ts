@@ -2,7 +2,9 @@
  * A scenario as a link: the session's JSONL, deflated and base64url-encoded into the hash
  * (`#/share/<data>`). Nothing leaves the browser; the link itself carries the journal.
  */
-export const SHARE_PREFIX = '#/share/';
+import { SHARE_PREFIX } from './shareAddress';
+
+export { SHARE_PREFIX };
 /** Longer links get cut by chat tools and mail clients; a file export is the way past this. */
 export const SHARE_LIMIT = 8000;
 

@@ -45,7 +45,10 @@ function hostView(over: Partial<HostView> & { held?: Held } = {}): HostView {
     writeFailure: null,
     notice: null,
     transientLeaf: false,
-    approvalPolicy: 'allow',
+    leafBehind: null,
+    approvalPolicy: null,
+    approvalMode: 'yolo',
+    hostFileWritten: false,
     pendingApproval: null,
     seedDeskEntryCount: 0,
     branch: [],
@@ -72,7 +75,11 @@ const grant = (enabled: boolean): DeskChange => ({ kind: 'grant', enabled });
 const opened = (change: DeskChange): Fact => ({ kind: 'dialog-opened', change });
 const cancelled = (change: DeskChange): Fact => ({ kind: 'cancelled', change });
 const committed = (change: DeskChange, via: 'dialog' | 'meanwhile' | 'twin' = 'dialog'): Fact => ({ kind: 'committed', change, via });
-const refused = (code: string, via: 'dialog' | 'line' | 'compare'): Fact => ({ kind: 'refused', code, via });
+/** Seed desk entries before and after an attempt: unchanged unless a test says otherwise. */
+const SAME = { before: 1, after: 1 } as const;
+const GREW = { before: 1, after: 2 } as const;
+const refused = (code: string, via: 'dialog' | 'line' | 'compare', deskEntries: { before: number; after: number } = SAME): Fact => ({ kind: 'refused', code, via, deskEntries });
+const reopened = (from: string | null, to: string | null, behind: { navigated: boolean; foreignEntryId: string | null } | null = null): Fact => ({ kind: 'reopened', from, to, behind });
 
 /** A `/seeds query` answer, in the host's exact text format. */
 function answer(revision: string, held: Held = {}): Fact {
@@ -87,12 +94,20 @@ const ok = (scope: ToolDetailsView['scope'], revision: string): ToolCallOutcome 
 const no = (scope: ToolDetailsView['scope'], code: NonNullable<ToolDetailsView['code']>, revision: string): ToolCallOutcome =>
   domain({ ok: false, scope, revision, agentEnabled: true, code });
 const hostError = (stage: 'schema' | 'approval', text: string): ToolCallOutcome => ({ kind: 'result', callId: 'call_1', stage, isError: true, text, details: null });
+type Approval = NonNullable<Extract<ToolCallOutcome, { kind: 'result' }>['approval']>;
+const BY_MODE_ALLOW: Approval = { policy: 'allow', tier: 'write', source: 'mode' };
+const BY_MODE_PROMPT: Approval = { policy: 'prompt', tier: 'write', source: 'mode' };
+const BY_USER_PROMPT: Approval = { policy: 'prompt', tier: 'write', source: 'user' };
+const BY_USER_DENY: Approval = { policy: 'deny', tier: 'write', source: 'user' };
+/** An outcome as it came through a host approval resolution. */
+const resolved = (outcome: ToolCallOutcome, approval: Approval): ToolCallOutcome => (outcome.kind === 'result' ? { ...outcome, approval } : outcome);
+const NO_UI = 'Tool "seed_desk" requires approval but no interactive UI available.';
 
-const tool = (args: Record<string, unknown>, outcome: ToolCallOutcome): Fact => ({ kind: 'tool', args: JSON.stringify(args), outcome });
+const tool = (args: Record<string, unknown>, outcome: ToolCallOutcome, deskEntries: { before: number; after: number } = SAME): Fact => ({ kind: 'tool', args: JSON.stringify(args), outcome, deskEntries });
 const act = (id: string, packets: number, expectedRevision: string) => ({ op: 'act', action: 'reserve', id, packets, expectedRevision });
 
-const deskItem = (id: string, revision: string): BranchItem => ({ id, type: 'custom', role: 'seed-desk', text: '{}', label: null, revision });
-const message = (id: string, role: string): BranchItem => ({ id, type: 'message', role, text: 'hello', label: null, revision: null });
+const deskItem = (id: string, revision: string): BranchItem => ({ id, type: 'custom', role: 'seed-desk', text: '{}', label: null, revision, modelVisible: false });
+const message = (id: string, role: string): BranchItem => ({ id, type: 'message', role, text: 'hello', label: null, revision: null, modelVisible: true });
 const changedEvent = (revision: string): EventLogItem => ({ kind: 'event', seq: 1, channel: 'workbook:seed-desk:changed', payload: JSON.stringify({ reason: 'release', revision }) });
 
 function comparison(left: { tip: string; revision: string; held: Held }, right: { tip: string; revision: string; held: Held }, forkPointId: string | null): ComparisonView {
@@ -155,8 +170,8 @@ const CASES: Record<string, Case> = {
   },
   'race-refused': {
     pass: observe({
-      view: hostView({ revision: R2, held: { 'basil-genovese': 3 } }),
-      facts: [opened(reserve('bean-scarlet', 2)), { kind: 'meanwhile', what: 'reserve' }, committed(reserve('basil-genovese', 1), 'meanwhile'), refused('stale-revision', 'dialog')],
+      view: hostView({ revision: R0, leafId: null, transientLeaf: true }),
+      facts: [opened(reserve('bean-scarlet', 2)), { kind: 'meanwhile', what: 'step-back' }, refused('stale-revision', 'dialog')],
     }),
     wrong: [
       {
@@ -164,18 +179,51 @@ const CASES: Record<string, Case> = {
         observed: observe({ view: hostView({ revision: R2, held: { 'basil-genovese': 2, 'bean-scarlet': 2 } }), facts: [opened(reserve('bean-scarlet', 2)), committed(reserve('bean-scarlet', 2))] }),
         says: /went through/,
       },
-      { name: 'pressed Meanwhile but never confirmed', observed: observe({ view: hostView({ revision: R2 }), facts: [opened(reserve('bean-scarlet', 2)), { kind: 'meanwhile', what: 'reserve' }] }), says: /press Confirm/ },
+      { name: 'pressed Meanwhile but never confirmed', observed: observe({ view: hostView({ revision: R0 }), facts: [opened(reserve('bean-scarlet', 2)), { kind: 'meanwhile', what: 'step-back' }] }), says: /press Confirm/ },
+      {
+        name: 'reserved basil meanwhile (the race must leave basil alone)',
+        observed: observe({
+          view: hostView({ revision: R2, held: { 'basil-genovese': 3 } }),
+          facts: [opened(reserve('bean-scarlet', 2)), { kind: 'meanwhile', what: 'reserve' }, committed(reserve('basil-genovese', 1), 'meanwhile'), refused('stale-revision', 'dialog')],
+        }),
+        says: /leave basil alone/,
+      },
+      {
+        name: 'refused, but the journal gained a seed desk entry meanwhile in the same attempt',
+        observed: observe({ view: hostView({ revision: R0 }), facts: [opened(reserve('bean-scarlet', 2)), { kind: 'meanwhile', what: 'step-back' }, refused('stale-revision', 'dialog', GREW)] }),
+        says: /went from 1 to 2/,
+      },
     ],
   },
-  'cancel-release': {
-    pass: observe({ view: hostView({ revision: R2, held: { 'basil-genovese': 3 } }), facts: [opened(release('basil-genovese', 1)), cancelled(release('basil-genovese', 1))] }),
+  'basil-exercise': {
+    pass: observe({
+      view: hostView({ revision: R2, held: { 'basil-genovese': 2 } }),
+      facts: [opened(reserve('basil-genovese', 2)), committed(reserve('basil-genovese', 2)), opened(release('basil-genovese', 1)), cancelled(release('basil-genovese', 1))],
+    }),
     wrong: [
       {
         name: 'confirmed the release',
-        observed: observe({ view: hostView({ revision: R3, held: { 'basil-genovese': 2 } }), facts: [opened(release('basil-genovese', 1)), committed(release('basil-genovese', 1))] }),
+        observed: observe({
+          view: hostView({ revision: R3, held: { 'basil-genovese': 1 } }),
+          facts: [committed(reserve('basil-genovese', 2)), opened(release('basil-genovese', 1)), committed(release('basil-genovese', 1))],
+        }),
         says: /confirmed the release/,
       },
-      { name: 'the leaf had moved back (stepped back meanwhile)', observed: observe({ facts: [refused('insufficient-reservation', 'line')] }), says: /Reopen session/ },
+      {
+        name: 'reserved on top of the earlier 2 (4 held, not exactly 2)',
+        observed: observe({ view: hostView({ revision: R3, held: { 'basil-genovese': 4 } }), facts: [committed(reserve('basil-genovese', 2)), cancelled(release('basil-genovese', 1))] }),
+        says: /not exactly 2/,
+      },
+      { name: 'only cancelled a release, reserved nothing', observed: observe({ view: hostView({ revision: R1, held: { 'basil-genovese': 2 } }), facts: [cancelled(release('basil-genovese', 1))] }), says: /reserve two/ },
+      { name: 'reserved but never cancelled a release', observed: observe({ view: hostView({ revision: R1, held: { 'basil-genovese': 2 } }), facts: [committed(reserve('basil-genovese', 2))] }), says: /press Cancel/ },
+    ],
+  },
+  'act-before-grant': {
+    pass: observe({ facts: [tool({ op: 'query' }, ok('query', R0)), tool(act('bean-scarlet', 1, R0), no('act', 'agent-disabled', R0))] }),
+    wrong: [
+      { name: 'only queried', observed: observe({ facts: [tool({ op: 'query' }, ok('query', R0))] }), says: /now act/ },
+      { name: 'acted after granting (went through)', observed: observe({ view: hostView({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }), facts: [tool(act('bean-scarlet', 1, R1), ok('act', R2))] }), says: /went through/ },
+      { name: 'refused, but an entry was written meanwhile', observed: observe({ facts: [tool(act('bean-scarlet', 1, R0), no('act', 'agent-disabled', R0), GREW)] }), says: /went from 1 to 2/ },
     ],
   },
   'grant-agent': {
@@ -237,6 +285,11 @@ const CASES: Record<string, Case> = {
         observed: observe({ view: hostView({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }), facts: [tool(act('bean-scarlet', 1, 'COPY_THE_LATEST_REVISION'), no('act', 'stale-revision', R2))] }),
         says: /made up/,
       },
+      {
+        name: 'refused, but the seed desk entries changed',
+        observed: observe({ view: hostView({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }), facts: [tool(act('bean-scarlet', 1, R1), no('act', 'stale-revision', R2), GREW)] }),
+        says: /went from 1 to 2/,
+      },
     ],
   },
   'tool-refusals': {
@@ -264,6 +317,33 @@ const CASES: Record<string, Case> = {
       },
     ],
   },
+  'excess-release': {
+    pass: observe({
+      view: hostView({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }),
+      facts: [tool({ ...act('bean-scarlet', 2, R2), action: 'release' }, no('act', 'insufficient-reservation', R2)), refused('insufficient-reservation', 'line')],
+    }),
+    wrong: [
+      {
+        name: 'only through the tool',
+        observed: observe({ view: hostView({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }), facts: [tool({ ...act('bean-scarlet', 2, R2), action: 'release' }, no('act', 'insufficient-reservation', R2))] }),
+        says: /seeds release bean-scarlet 2/,
+      },
+      { name: 'only through the command', observed: observe({ view: hostView({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }), facts: [refused('insufficient-reservation', 'line')] }), says: /through seed_desk/ },
+      {
+        name: 'released what was held instead',
+        observed: observe({ view: hostView({ revision: R3, agentEnabled: true }), facts: [tool({ ...act('bean-scarlet', 1, R2), action: 'release' }, ok('act', R3))] }),
+        says: /went through/,
+      },
+      {
+        name: 'refused, but an entry appeared',
+        observed: observe({
+          view: hostView({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }),
+          facts: [tool({ ...act('bean-scarlet', 2, R2), action: 'release' }, no('act', 'insufficient-reservation', R2)), refused('insufficient-reservation', 'line', GREW)],
+        }),
+        says: /went from 1 to 2/,
+      },
+    ],
+  },
   'journal-filter': {
     pass: observe({ view: hostView({ seedDeskEntryCount: 2 }), journalFilter: '"customType":"seed-desk-state-v1"' }),
     wrong: [
@@ -272,10 +352,10 @@ const CASES: Record<string, Case> = {
     ],
   },
   'reopen-survives': {
-    pass: observe({ view: hostView({ revision: R2, agentEnabled: true, held: { 'basil-genovese': 2 } }), facts: [answer(R2, { 'basil-genovese': 2 }), { kind: 'reopened' }, answer(R2, { 'basil-genovese': 2 })] }),
+    pass: observe({ view: hostView({ revision: R2, agentEnabled: true, held: { 'basil-genovese': 2 } }), facts: [answer(R2, { 'basil-genovese': 2 }), reopened('e0000002', 'e0000002'), answer(R2, { 'basil-genovese': 2 })] }),
     wrong: [
       { name: 'queried without reopening', observed: observe({ view: hostView({ revision: R2, held: { 'basil-genovese': 2 } }), facts: [answer(R2, { 'basil-genovese': 2 })] }), says: /Reopen session/ },
-      { name: 'reopened but did not query', observed: observe({ view: hostView({ revision: R2, held: { 'basil-genovese': 2 } }), facts: [{ kind: 'reopened' }] }), says: /seeds query/ },
+      { name: 'reopened but did not query', observed: observe({ view: hostView({ revision: R2, held: { 'basil-genovese': 2 } }), facts: [reopened('e0000002', 'e0000002')] }), says: /seeds query/ },
     ],
   },
   'rewind-before-reservation': {
@@ -290,6 +370,43 @@ const CASES: Record<string, Case> = {
         says: /appended/,
       },
       { name: 'started a new session', observed: observe({ view: hostView({ sessionId: 'other' }), facts: [{ kind: 'new-session' }] }), says: /new session/ },
+    ],
+  },
+  'plain-move-not-kept': {
+    pass: observe({
+      view: hostView({ revision: R2, agentEnabled: true, leafId: 'e0000002', held: { 'basil-genovese': 2 } }),
+      facts: [{ kind: 'navigated', entryId: 'e0000001' }, reopened('e0000001', 'e0000002', { navigated: true, foreignEntryId: null })],
+    }),
+    wrong: [
+      { name: 'moved but did not reopen', observed: observe({ view: hostView({ revision: R1, agentEnabled: true, transientLeaf: true }), facts: [{ kind: 'navigated', entryId: 'e0000001' }] }), says: /Reopen session/ },
+      { name: 'reopened without moving', observed: observe({ view: hostView({ revision: R2, held: { 'basil-genovese': 2 } }), facts: [reopened('e0000002', 'e0000002')] }), says: /Branch from here/ },
+      {
+        name: 'wrote a message where it moved, then reopened',
+        observed: observe({ view: hostView({ revision: R1, agentEnabled: true }), facts: [{ kind: 'navigated', entryId: 'e0000001' }, { kind: 'said', text: 'here' }, reopened('m0000003', 'm0000003')] }),
+        says: /appended/,
+      },
+    ],
+  },
+  'written-branch-kept': {
+    pass: observe({
+      view: hostView({ revision: R3, agentEnabled: true, seedDeskEntryCount: 3, leafId: 'e0000003', held: { 'basil-genovese': 1 }, branch: [deskItem('e0000001', R1), deskItem('e0000003', R3)] }),
+      facts: [reopened('e0000003', 'e0000003')],
+    }),
+    wrong: [
+      { name: 'did not reopen', observed: observe({ view: hostView({ revision: R3, held: { 'basil-genovese': 1 } }) }), says: /Reopen session/ },
+      {
+        name: 'reopened from a plain move (the leaf moved)',
+        observed: observe({ view: hostView({ revision: R2, held: { 'basil-genovese': 2 } }), facts: [reopened('e0000001', 'e0000002', { navigated: true, foreignEntryId: null })] }),
+        says: /moved the leaf/,
+      },
+    ],
+  },
+  'corrupt-branch': {
+    pass: observe({ view: hostView({ revision: R1, seedDeskEntryCount: 2 }), facts: [refused('corrupt-state', 'line', { before: 2, after: 2 }), { kind: 'navigated', entryId: 'e0000001' }, answer(R1)] }),
+    wrong: [
+      { name: 'never met the refusal', observed: observe({ view: hostView({ revision: R1, seedDeskEntryCount: 2 }), facts: [answer(R1)] }), says: /Try it: corrupt-state/ },
+      { name: 'met it but did not query after stepping back', observed: observe({ view: hostView({ revision: R1, seedDeskEntryCount: 2 }), facts: [refused('corrupt-state', 'line')] }), says: /seeds query/ },
+      { name: 'the refusal wrote an entry', observed: observe({ view: hostView({ revision: R1, seedDeskEntryCount: 2 }), facts: [refused('corrupt-state', 'line', GREW), answer(R1)] }), says: /went from 1 to 2/ },
     ],
   },
   'sibling-reservation': {
@@ -332,6 +449,15 @@ const CASES: Record<string, Case> = {
         }),
         says: /own branch/,
       },
+      {
+        name: 'refused, but an entry appeared',
+        observed: observe({
+          view: hostView({ revision: R3, agentEnabled: true, held: { 'basil-genovese': 1 } }),
+          comparison: comparison({ tip: 'e0000003', revision: R3, held: { 'basil-genovese': 1 } }, { tip: 'e0000002', revision: R2, held: { 'basil-genovese': 2 } }, 'e0000001'),
+          facts: [refused('stale-revision', 'compare', GREW)],
+        }),
+        says: /went from 1 to 2/,
+      },
     ],
   },
   'fresh-session': {
@@ -357,34 +483,50 @@ const CASES: Record<string, Case> = {
     wrong: [
       { name: 'tried the grant with the UI still on', observed: observe({ facts: [opened(grant(true))] }), says: /still has an interactive UI/ },
       { name: 'refused, but did not query', observed: observe({ view: hostView({ interactive: false }), facts: [{ kind: 'interactive', value: false }, refused('ui-required', 'line')] }), says: /seeds query/ },
+      { name: 'refused, but an entry appeared', observed: observe({ view: hostView({ interactive: false }), facts: [{ kind: 'interactive', value: false }, refused('ui-required', 'line', GREW), answer(R0)] }), says: /went from 1 to 2/ },
+    ],
+  },
+  'act-after-revoke': {
+    pass: observe({ view: hostView({ revision: R2, seedDeskEntryCount: 2 }), facts: [tool({ op: 'query' }, ok('query', R2)), tool(act('bean-scarlet', 1, R2), no('act', 'agent-disabled', R2))] }),
+    wrong: [
+      { name: 'never granted or revoked', observed: observe({ facts: [tool(act('bean-scarlet', 1, R0), no('act', 'agent-disabled', R0))] }), says: /never had a grant/ },
+      { name: 'act stopped by the host', observed: observe({ view: hostView({ revision: R2, seedDeskEntryCount: 2 }), facts: [tool(act('bean-scarlet', 1, R2), resolved(hostError('approval', 'blocked by user policy'), BY_USER_DENY))] }), says: /blocked/ },
+    ],
+  },
+  'headless-revoke-refused': {
+    pass: observe({ view: hostView({ revision: R3, agentEnabled: true, interactive: false, seedDeskEntryCount: 3 }), facts: [refused('ui-required', 'line')] }),
+    wrong: [
+      { name: 'revoked with the UI on', observed: observe({ view: hostView({ revision: R3, seedDeskEntryCount: 4 }), facts: [opened(grant(false)), committed(grant(false))] }), says: /dialog let you switch the agent off/ },
+      { name: 'nothing tried', observed: observe({ view: hostView({ revision: R3, agentEnabled: true, interactive: false }) }), says: /seeds agent off/ },
+      { name: 'refused, but an entry appeared', observed: observe({ view: hostView({ revision: R3, agentEnabled: true, interactive: false }), facts: [refused('ui-required', 'line', GREW)] }), says: /went from 1 to 2/ },
     ],
   },
   'headless-reopen-grant': {
     pass: observe({
       view: hostView({ revision: R1, agentEnabled: true, interactive: false }),
-      facts: [{ kind: 'interactive', value: true }, opened(grant(true)), committed(grant(true)), { kind: 'interactive', value: false }, { kind: 'reopened' }],
+      facts: [{ kind: 'interactive', value: true }, opened(grant(true)), committed(grant(true)), { kind: 'interactive', value: false }, reopened('e0000002', 'e0000002')],
     }),
     wrong: [
-      { name: 'reopened with the UI still on', observed: observe({ view: hostView({ revision: R1, agentEnabled: true }), facts: [committed(grant(true)), { kind: 'reopened' }] }), says: /UI still on/ },
+      { name: 'reopened with the UI still on', observed: observe({ view: hostView({ revision: R1, agentEnabled: true }), facts: [committed(grant(true)), reopened('e0000002', 'e0000002')] }), says: /UI still on/ },
       { name: 'tried to grant while headless', observed: observe({ view: hostView({ interactive: false }), facts: [refused('ui-required', 'line')] }), says: /needs a dialog/ },
     ],
   },
   'headless-tool-allow': {
     pass: observe({
       view: hostView({ revision: R2, agentEnabled: true, interactive: false, held: { 'bean-scarlet': 1 } }),
-      facts: [{ kind: 'policy', value: 'allow' }, tool({ op: 'query' }, ok('query', R1)), tool(act('bean-scarlet', 1, R1), ok('act', R2))],
+      facts: [tool({ op: 'query' }, resolved(ok('query', R1), BY_MODE_ALLOW)), tool(act('bean-scarlet', 1, R1), resolved(ok('act', R2), BY_MODE_ALLOW))],
     }),
     wrong: [
       {
         name: 'acted with the UI switched back on',
-        observed: observe({ view: hostView({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }), facts: [{ kind: 'interactive', value: true }, tool(act('bean-scarlet', 1, R1), ok('act', R2))] }),
+        observed: observe({ view: hostView({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }), facts: [{ kind: 'interactive', value: true }, tool(act('bean-scarlet', 1, R1), resolved(ok('act', R2), BY_MODE_ALLOW))] }),
         says: /interactive UI on/,
       },
       {
-        name: 'left approval on prompt',
+        name: 'left a prompt policy set',
         observed: observe({
           view: hostView({ revision: R1, agentEnabled: true, interactive: false, approvalPolicy: 'prompt' }),
-          facts: [tool(act('bean-scarlet', 1, R1), hostError('approval', 'Tool "seed_desk" requires approval but no interactive UI available.'))],
+          facts: [tool(act('bean-scarlet', 1, R1), resolved(hostError('approval', NO_UI), BY_USER_PROMPT))],
         }),
         says: /blocked/,
       },
@@ -392,19 +534,46 @@ const CASES: Record<string, Case> = {
   },
   'headless-prompt-fails-closed': {
     pass: observe({
-      view: hostView({ revision: R2, agentEnabled: true, interactive: false, approvalPolicy: 'prompt' }),
-      facts: [{ kind: 'policy', value: 'prompt' }, tool(act('bean-scarlet', 1, R2), hostError('approval', 'Tool "seed_desk" requires approval but no interactive UI available.'))],
+      view: hostView({ revision: R2, agentEnabled: true, interactive: false, approvalMode: 'always-ask' }),
+      facts: [{ kind: 'approval-mode', value: 'always-ask' }, tool(act('bean-scarlet', 1, R2), resolved(hostError('approval', NO_UI), BY_MODE_PROMPT))],
     }),
     wrong: [
       {
         name: 'prompted with the UI on',
-        observed: observe({ view: hostView({ revision: R2, agentEnabled: true, approvalPolicy: 'prompt' }), facts: [{ kind: 'policy', value: 'prompt' }, tool(act('bean-scarlet', 1, R2), { kind: 'approval', callId: 'call_1', prompt: 'Allow tool: seed_desk' })] }),
+        observed: observe({
+          view: hostView({ revision: R2, agentEnabled: true, approvalMode: 'always-ask' }),
+          facts: [{ kind: 'approval-mode', value: 'always-ask' }, tool(act('bean-scarlet', 1, R2), { kind: 'approval', callId: 'call_1', prompt: 'Allow tool: seed_desk', approval: BY_MODE_PROMPT })],
+        }),
         says: /interactive/,
       },
       {
-        name: 'chose deny instead of prompt',
-        observed: observe({ view: hostView({ revision: R2, agentEnabled: true, interactive: false, approvalPolicy: 'deny' }), facts: [{ kind: 'policy', value: 'deny' }, tool(act('bean-scarlet', 1, R2), hostError('approval', 'blocked by user policy'))] }),
+        name: 'chose a deny policy instead',
+        observed: observe({ view: hostView({ revision: R2, agentEnabled: true, interactive: false, approvalPolicy: 'deny' }), facts: [{ kind: 'policy', value: 'deny' }, tool(act('bean-scarlet', 1, R2), resolved(hostError('approval', 'blocked by user policy'), BY_USER_DENY))] }),
         says: /deny/,
+      },
+      { name: 'left the mode on yolo (the desk answered)', observed: observe({ view: hostView({ revision: R3, agentEnabled: true, interactive: false }), facts: [tool(act('bean-scarlet', 1, R2), resolved(ok('act', R3), BY_MODE_ALLOW), GREW)] }), says: /always-ask/ },
+    ],
+  },
+  'mode-vs-grant': {
+    pass: observe({
+      view: hostView({ revision: R2, agentEnabled: true, approvalMode: 'always-ask' }),
+      facts: [{ kind: 'interactive', value: true }, tool(act('bean-scarlet', 1, R2), resolved(hostError('approval', 'Tool call denied by user: seed_desk'), BY_MODE_PROMPT))],
+    }),
+    wrong: [
+      {
+        name: 'approved instead of denying',
+        observed: observe({ view: hostView({ revision: R3, agentEnabled: true, approvalMode: 'always-ask' }), facts: [{ kind: 'interactive', value: true }, tool(act('bean-scarlet', 1, R2), resolved(ok('act', R3), BY_MODE_PROMPT), GREW)] }),
+        says: /approved/,
+      },
+      {
+        name: 'still headless (failed closed, no prompt)',
+        observed: observe({ view: hostView({ revision: R2, agentEnabled: true, interactive: false, approvalMode: 'always-ask' }), facts: [{ kind: 'interactive', value: false }, tool(act('bean-scarlet', 1, R2), resolved(hostError('approval', NO_UI), BY_MODE_PROMPT))] }),
+        says: /Tick "Interactive UI"/,
+      },
+      {
+        name: 'a user policy prompted, not the mode',
+        observed: observe({ view: hostView({ revision: R2, agentEnabled: true, approvalPolicy: 'prompt' }), facts: [{ kind: 'interactive', value: true }, tool(act('bean-scarlet', 1, R2), resolved(hostError('approval', 'Tool call denied by user: seed_desk'), BY_USER_PROMPT))] }),
+        says: /not set/,
       },
     ],
   },
@@ -429,6 +598,17 @@ const CASES: Record<string, Case> = {
       { name: 'committed and moved on', observed: observe({ view: hostView({ revision: R1, held: { 'marigold-french': 1 } }), facts: [committed(reserve('marigold-french', 1))] }), says: /seeds query/ },
     ],
   },
+  'persistence-gate': {
+    pass: observe({ view: hostView({ revision: R1, hostFileWritten: true, branch: [deskItem('e0000001', R1), message('a0000002', 'assistant'), message('t0000003', 'toolResult')] }), facts: [tool({ op: 'query' }, ok('query', R1))] }),
+    wrong: [
+      { name: 'did not call the tool (no assistant message yet)', observed: observe({ view: hostView({ revision: R1, branch: [deskItem('e0000001', R1)] }) }), says: /no assistant message yet/ },
+      {
+        name: 'the assistant message came before any seed desk entry',
+        observed: observe({ view: hostView({ revision: R1, hostFileWritten: true, branch: [message('a0000001', 'assistant'), deskItem('e0000002', R1)] }), facts: [tool({ op: 'query' }, ok('query', R1))] }),
+        says: /waiting in memory/,
+      },
+    ],
+  },
   'events-start-nothing': {
     pass: observe({
       view: hostView({ revision: R2, events: [changedEvent(R1), changedEvent(R2)], branch: [deskItem('e0000001', R1), deskItem('e0000002', R2)] }),
@@ -446,10 +626,42 @@ const CASES: Record<string, Case> = {
       { name: 'only wrote a message', observed: observe({ view: hostView({ revision: R1, branch: [message('m1', 'user')] }), facts: [{ kind: 'said', text: 'anything new?' }] }), says: /confirm/ },
     ],
   },
-  'storage-failure-latch': {
-    pass: observe({ facts: [{ kind: 'storage-failed', text: 'aborted' }, { kind: 'storage-failed', text: 'Writes are stopped' }, { kind: 'reopened' }] }),
+  'append-no-receipt': {
+    pass: observe({ view: hostView({ revision: R2, branch: [message('m0000001', 'user'), deskItem('e0000002', R2)] }), facts: [opened(reserve('marigold-french', 1)), committed(reserve('marigold-french', 1))] }),
     wrong: [
-      { name: 'reopened right after the first failure', observed: observe({ facts: [{ kind: 'storage-failed', text: 'aborted' }, { kind: 'reopened' }] }), says: /one more change/ },
+      { name: 'cancelled instead', observed: observe({ view: hostView({ revision: R1, branch: [deskItem('e0000001', R1)] }), facts: [cancelled(reserve('marigold-french', 1))] }), says: /Confirm/ },
+      {
+        name: 'the entry claims to be sent to the model',
+        observed: observe({ view: hostView({ revision: R2, branch: [{ ...deskItem('e0000002', R2), modelVisible: true }] }), facts: [committed(reserve('marigold-french', 1))] }),
+        says: /sent to the model/,
+      },
+    ],
+  },
+  'render-result-presentation': {
+    pass: observe({ view: hostView({ revision: R2 }), facts: [tool({ op: 'inspect', id: 'marigold-french' }, ok('inspect', R2))] }),
+    wrong: [
+      { name: 'the call was refused', observed: observe({ view: hostView({ revision: R2 }), facts: [tool({ op: 'inspect', id: 'marigold' }, no('inspect', 'invalid-target', R2))] }), says: /invalid-target/ },
+      { name: 'the host blocked it', observed: observe({ view: hostView({ revision: R2 }), facts: [tool({ op: 'inspect', id: 'marigold-french' }, resolved(hostError('approval', 'blocked'), BY_USER_DENY))] }), says: /blocked/ },
+    ],
+  },
+  'gates-spare-other-code': {
+    pass: observe({
+      view: hostView({ revision: R3, approvalPolicy: 'deny', held: { 'marigold-french': 2 } }),
+      facts: [{ kind: 'policy', value: 'deny' }, tool({ op: 'query' }, resolved(hostError('approval', 'blocked by user policy'), BY_USER_DENY)), opened(reserve('marigold-french', 1)), committed(reserve('marigold-french', 1))],
+    }),
+    wrong: [
+      { name: 'never blocked the tool', observed: observe({ view: hostView({ revision: R3 }), facts: [committed(reserve('marigold-french', 1))] }), says: /deny/ },
+      {
+        name: 'blocked the tool but ran no command after',
+        observed: observe({ view: hostView({ revision: R2, approvalPolicy: 'deny' }), facts: [tool({ op: 'query' }, resolved(hostError('approval', 'blocked by user policy'), BY_USER_DENY))] }),
+        says: /command still works/,
+      },
+    ],
+  },
+  'storage-failure-latch': {
+    pass: observe({ facts: [{ kind: 'storage-failed', text: 'aborted' }, { kind: 'storage-failed', text: 'Writes are stopped' }, reopened('e0000002', 'e0000002')] }),
+    wrong: [
+      { name: 'reopened right after the first failure', observed: observe({ facts: [{ kind: 'storage-failed', text: 'aborted' }, reopened('e0000002', 'e0000002')] }), says: /one more change/ },
       { name: 'never reopened', observed: observe({ view: hostView({ writeFailure: 'aborted' }), facts: [{ kind: 'storage-failed', text: 'aborted' }, { kind: 'storage-failed', text: 'Writes are stopped' }] }), says: /Reopen session/ },
     ],
   },

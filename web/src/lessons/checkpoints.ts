@@ -1,7 +1,7 @@
 import { parseJsonObject } from '$domain/jsonObject';
 import { SEED_DESK_CUSTOM_TYPE } from '$domain/seedDeskType';
-import { CHANGED_EVENT, type ComparisonView, type DeskChange, type HostView, type ToolCallOutcome, type ToolDetailsView } from '../protocol/messages';
-import type { CheckResult, Fact, Observed, StampedFact } from './facts';
+import { CHANGED_EVENT, type ApprovalResolutionView, type ComparisonView, type DeskChange, type HostView, type ToolCallOutcome, type ToolDetailsView } from '../protocol/messages';
+import type { CheckResult, DeskEntryCounts, Fact, Observed, StampedFact } from './facts';
 import type { LessonStep } from './schema';
 
 /**
@@ -85,12 +85,26 @@ interface ToolCall {
   readonly seq: number;
   readonly args: Record<string, unknown> | null;
   readonly outcome: ToolCallOutcome;
+  readonly deskEntries: DeskEntryCounts;
 }
-
 
 function toolCalls(observed: Observed): ToolCall[] {
-  return factsOf(observed, 'tool').map((fact) => ({ seq: fact.seq, args: parseJsonObject(fact.args), outcome: fact.outcome }));
+  return factsOf(observed, 'tool').map((fact) => ({ seq: fact.seq, args: parseJsonObject(fact.args), outcome: fact.outcome, deskEntries: fact.deskEntries }));
 }
+
+/** A refusal must leave the journal's seed desk entries exactly as they were. */
+const wroteNothing = (attempt: { readonly deskEntries: DeskEntryCounts }): boolean => attempt.deskEntries.before === attempt.deskEntries.after;
+
+function entriesChanged(attempt: { readonly deskEntries: DeskEntryCounts }): CheckResult {
+  const { before, after: afterwards } = attempt.deskEntries;
+  return notYet(`the journal's seed desk entries went from ${before} to ${afterwards} during that attempt, so something besides the refusal was written (another tab?). Reset the lesson and try again.`);
+}
+
+/** How the host resolved approval for a call that got past its schema check; null when unknown. */
+const approvalOf = (call: ToolCall): ApprovalResolutionView | null => (call.outcome.kind === 'result' ? (call.outcome.approval ?? null) : null);
+
+/** The host (not the desk) stopped the call at its approval gate. */
+const stoppedAtApproval = (call: ToolCall): boolean => call.outcome.kind === 'result' && call.outcome.stage === 'approval' && call.outcome.isError;
 
 /** What the seed desk itself answered; null when the host stopped the call first (or it is still waiting). */
 function deskDetails(call: ToolCall): ToolDetailsView | null {
@@ -120,7 +134,7 @@ function hostStopped(call: ToolCall): string | null {
   if (outcome.kind === 'approval') return 'that call is waiting for host approval — press Approve in the "Host approval: seed_desk" prompt.';
   if (outcome.kind === 'failed') return `that call did not run: ${outcome.text}`;
   if (outcome.stage === 'schema') return "the host's schema check rejected those arguments, so the seed desk never saw them — check the field names and types.";
-  if (outcome.stage === 'approval') return 'the host blocked that call before the seed desk saw it — set "Host approval for seed_desk" to allow.';
+  if (outcome.stage === 'approval') return 'the host blocked that call before the seed desk saw it — set "Host approval for seed_desk" to not set and "Approval mode" to yolo.';
   return null;
 }
 
@@ -138,8 +152,6 @@ function switchAt<T>(seq: number, changes: readonly { seq: number; value: T }[],
 const interactiveAt = (observed: Observed, seq: number): boolean | null =>
   switchAt(seq, factsOf(observed, 'interactive'), observed.view.interactive);
 
-const policyAt = (observed: Observed, seq: number): 'allow' | 'prompt' | 'deny' | null =>
-  switchAt(seq, factsOf(observed, 'policy'), observed.view.approvalPolicy);
 
 // ---- lesson 1: a confirmed human reservation ----
 
@@ -194,39 +206,79 @@ const raceRefused: Checkpoint = (observed) => {
   if (dialogCommits(observed).some((fact) => isReservation(fact.change, 'reserve', 'bean-scarlet'))) {
     return notYet(`Confirm went through because nothing changed while the dialog waited, so bean-scarlet now holds ${bean.reserved}. Reset the lesson, and this time press a "Meanwhile" button before Confirm.`);
   }
-  const raced = opened.some((open) => {
-    const meanwhile = after(factsOf(observed, 'meanwhile'), open.seq);
-    const first = meanwhile[0];
-    return first !== undefined && after(factsOf(observed, 'refused'), first.seq).some((fact) => fact.via === 'dialog' && fact.code === 'stale-revision');
+  if (factsOf(observed, 'committed').some((fact) => fact.change?.kind === 'reservation' && fact.change.id === 'basil-genovese')) {
+    return notYet('a basil reservation was written during the race, but this race is about the waiting bean decision and should leave basil alone. Reset the lesson and use a Meanwhile button instead.');
+  }
+  const stale = opened.flatMap((open) => {
+    const first = after(factsOf(observed, 'meanwhile'), open.seq)[0];
+    return first === undefined ? [] : after(factsOf(observed, 'refused'), first.seq).filter((fact) => fact.via === 'dialog' && fact.code === 'stale-revision');
   });
-  if (!raced) {
+  const refusal = stale[0];
+  if (!refusal) {
     const anyMeanwhile = opened.some((open) => after(factsOf(observed, 'meanwhile'), open.seq).length > 0);
-    if (!anyMeanwhile) return notYet('while the bean dialog is still open, press "Meanwhile: reserve 1 basil-genovese", and only then Confirm.');
+    if (!anyMeanwhile) return notYet('while the bean dialog is still open, press "Meanwhile: move to the previous entry" (or "Meanwhile: reserve 1 marigold-french"), and only then Confirm.');
     if (factsOf(observed, 'cancelled').some((fact) => isReservation(fact.change, 'reserve', 'bean-scarlet'))) {
       return notYet('you cancelled, so the revision check never ran. Open the bean dialog again, press a Meanwhile button, then Confirm.');
     }
     return notYet('something changed while the dialog waited; now press Confirm and watch the decision be checked again.');
   }
+  if (!stale.some(wroteNothing)) return entriesChanged(refusal);
   if (bean.reserved !== 0) return notYet(`bean-scarlet shows ${bean.reserved} reserved; the refused confirmation should have left it at 0.`);
   return DONE;
 };
 
-const cancelRelease: Checkpoint = (observed) => {
+const basilExercise: Checkpoint = (observed) => {
   const basil = rowOf(observed.view, 'basil-genovese');
   if (dialogCommits(observed).some((fact) => isReservation(fact.change, 'release', 'basil-genovese'))) {
     return notYet(`you confirmed the release, so basil went down to ${basil.reserved} reserved. Here Cancel is the point: reset the lesson and cancel the release dialog.`);
   }
-  if (!factsOf(observed, 'cancelled').some((fact) => isReservation(fact.change, 'release', 'basil-genovese'))) {
-    if (factsOf(observed, 'refused').some((fact) => fact.via === 'line' && fact.code === 'insufficient-reservation')) {
-      return notYet('this branch holds no basil right now (the leaf moved back), so the release was refused before any dialog. Press "Reopen session" to return to the last entry, then try again.');
+  const reserved = last(dialogCommits(observed).filter((fact) => isReservation(fact.change, 'reserve', 'basil-genovese')));
+  if (!reserved) {
+    if (factsOf(observed, 'refused').some((fact) => fact.code === 'insufficient-reservation')) {
+      return notYet('the release was refused: basil holds nothing here yet. Reserve two first with `/seeds reserve basil-genovese 2` and Confirm.');
     }
-    return notYet('type `/seeds release basil-genovese 1` and press Cancel in the dialog.');
+    return notYet('reserve two basil packets: `/seeds reserve basil-genovese 2`, then Confirm.');
   }
-  if (basil.reserved < 2) return notYet(`basil shows only ${basil.reserved} reserved, but your confirmed 2 should still be held. Reset the lesson to start clean.`);
+  if (!after(factsOf(observed, 'cancelled'), reserved.seq).some((fact) => isReservation(fact.change, 'release', 'basil-genovese'))) {
+    return notYet('two are reserved; now ask to give one back with `/seeds release basil-genovese 1` and press Cancel in the dialog.');
+  }
+  if (basil.reserved !== 2 || basil.available !== 6) {
+    if (basil.reserved > 2) {
+      return notYet(`basil shows ${basil.reserved} reserved, not exactly 2: this branch already held basil before the exercise. Press "New session" (or Reset lesson), then reserve two and cancel a release.`);
+    }
+    return notYet(`basil shows ${basil.available} available and ${basil.reserved} reserved; the exercise ends at exactly 6 available, 2 reserved. Reset the lesson to start clean.`);
+  }
   return DONE;
 };
 
 // ---- lesson 2: the agent grant and the tool ----
+
+/** An act turned away with agent-disabled, writing nothing: before any grant, or after a revoke. */
+function actRefusedWithoutGrant(afterRevoke: boolean): Checkpoint {
+  return (observed) => {
+    const calls = toolCalls(observed);
+    const acts = calls.filter((call) => opOf(call) === 'act');
+    const refusal = acts.find((act) => refusedWith(act, 'agent-disabled'));
+    if (afterRevoke && observed.view.seedDeskEntryCount === 0) {
+      return notYet('this session never had a grant to take back. Do the previous step: switch the agent on, then off, confirming both.');
+    }
+    if (!refusal) {
+      const lastAct = last(acts);
+      if (lastAct) {
+        const stopped = hostStopped(lastAct);
+        if (stopped) return notYet(stopped);
+        if (succeeded(lastAct, 'act')) return notYet('that act went through, so the agent is on here. This step needs it off: reset the lesson.');
+        const code = deskDetails(lastAct)?.code;
+        return notYet(`the act was refused with ${code ?? 'an error'}, not agent-disabled. Query, then act with exactly the revision the query returned.`);
+      }
+      if (calls.some((call) => succeeded(call, 'query'))) return notYet('now act: reserve one bean with the revision that query returned ("Use latest revision" copies it in).');
+      return notYet('call {"op":"query"} first, then act with the revision it returns.');
+    }
+    if (!wroteNothing(refusal)) return entriesChanged(refusal);
+    if (observed.view.agentEnabled) return notYet('the agent shows on now; this step is about the desk without a grant. Reset the lesson.');
+    return DONE;
+  };
+}
 
 const grantAgent: Checkpoint = (observed) => {
   if (!dialogCommits(observed).some((fact) => isGrant(fact.change, true))) {
@@ -321,6 +373,7 @@ const staleReuse: Checkpoint = (observed) => {
     return sent.startsWith(`${observed.view.sessionId}:`) && sent !== observed.view.revision;
   });
   if (!ours) return notYet('that revision was refused, but it is not one this session returned (made up?). Reuse the revision your earlier query really returned.');
+  if (!stale.some(wroteNothing)) return entriesChanged(stale[0] as ToolCall);
   return DONE;
 };
 
@@ -332,13 +385,37 @@ const toolRefusals: Checkpoint = (observed) => {
   for (const call of calls) {
     const details = deskDetails(call);
     // Only the desk's own refusals count: a call the host stopped never reached the desk.
-    if (details && !details.ok && details.code) met.add(details.code);
+    if (details && !details.ok && details.code && wroteNothing(call)) met.add(details.code);
   }
+  const changed = calls.find((call) => !wroteNothing(call) && !succeeded(call, 'act'));
+  if (changed) return entriesChanged(changed);
   const missing = REFUSALS_TO_MEET.filter((code) => !met.has(code));
   if (missing.length === 0) return DONE;
   const schemaStopped = calls.some((call) => call.outcome.kind === 'result' && call.outcome.stage === 'schema');
   const hint = schemaStopped ? " (A call the host's schema rejects never reaches the desk, so it carries no code: keep the types right — packets is a number.)" : '';
   return notYet(`still to meet through seed_desk: ${missing.join(', ')}.${hint}`);
+};
+
+const excessRelease: Checkpoint = (observed) => {
+  const bean = rowOf(observed.view, 'bean-scarlet');
+  const viaTool = toolCalls(observed).filter((call) => stringArg(call, 'action') === 'release' && refusedWith(call, 'insufficient-reservation'));
+  const viaCommand = factsOf(observed, 'refused').filter((fact) => fact.code === 'insufficient-reservation');
+  if (dialogCommits(observed).some((fact) => isReservation(fact.change, 'release')) || toolCalls(observed).some((call) => succeeded(call, 'act'))) {
+    return notYet(`a release went through (bean-scarlet now holds ${bean.reserved}). Ask for MORE than the branch holds: 2 when it holds 1.`);
+  }
+  if (viaTool.length === 0) {
+    const lastCall = last(toolCalls(observed));
+    const stopped = lastCall ? hostStopped(lastCall) : null;
+    if (stopped) return notYet(stopped);
+    const code = lastCall ? deskDetails(lastCall)?.code : undefined;
+    if (code === 'stale-revision') return notYet('the tool release was refused with stale-revision: query first and use the revision it returns.');
+    return notYet(`through seed_desk, release 2 bean-scarlet on the latest revision: {"op":"act","action":"release","id":"bean-scarlet","packets":2,"expectedRevision":"…"}.`);
+  }
+  if (viaCommand.length === 0) return notYet('the tool was refused; now try the same as yourself: `/seeds release bean-scarlet 2`.');
+  const changed = [...viaTool, ...viaCommand].find((attempt) => !wroteNothing(attempt));
+  if (changed) return entriesChanged(changed);
+  if (bean.reserved !== 1) return notYet(`bean-scarlet shows ${bean.reserved} reserved; this step expects the 1 from your careful act. Reset the lesson if it went astray.`);
+  return DONE;
 };
 
 // ---- lesson 3: reconstructing the branch ----
@@ -384,6 +461,37 @@ const rewindBeforeReservation: Checkpoint = (observed) => {
   return DONE;
 };
 
+const plainMoveNotKept: Checkpoint = (observed) => {
+  const moves = factsOf(observed, 'navigated');
+  const first = moves[0];
+  if (!first) return notYet('select the agent grant (just above the basil reservation) in the Session tree and press "Branch from here".');
+  const reopen = after(factsOf(observed, 'reopened'), first.seq).find((fact) => fact.behind?.navigated === true && fact.from !== fact.to);
+  if (!reopen) {
+    if (after(factsOf(observed, 'committed'), first.seq).length > 0 || after(factsOf(observed, 'said'), first.seq).length > 0) {
+      return notYet('something was appended where you moved, so that branch would be kept. This step is about the move alone: reset the lesson, move, and reopen without adding anything.');
+    }
+    if (factsOf(observed, 'reopened').length > 0) return notYet('that reopen found the leaf on the last appended entry already. Move first (Branch from here on the agent grant), then reopen.');
+    return notYet(`you moved the leaf: basil shows ${rowOf(observed.view, 'basil-genovese').reserved} here. Now press "Reopen session" without adding anything.`);
+  }
+  if (observed.view.transientLeaf) return notYet('the leaf moved again after the reopen; press "Reopen session" once more to see where the session really stands.');
+  const basil = rowOf(observed.view, 'basil-genovese');
+  if (basil.reserved !== 2) return notYet(`after the reopen basil shows ${basil.reserved} reserved; it should be back on your 2. Reset the lesson.`);
+  return DONE;
+};
+
+const writtenBranchKept: Checkpoint = (observed) => {
+  const reopen = last(factsOf(observed, 'reopened'));
+  const basil = rowOf(observed.view, 'basil-genovese');
+  if (!reopen) return notYet('press "Reopen session".');
+  if (reopen.from !== reopen.to) {
+    return notYet('the reopen moved the leaf, so nothing had been appended where you stood (or another tab appended elsewhere). Reserve 1 basil here (previous step), then reopen.');
+  }
+  if (basil.reserved !== 1 || !hasDeskEntryElsewhere(observed.view)) {
+    return notYet(`basil shows ${basil.reserved} reserved here; this step expects your 1-basil branch, beside the first branch's 2. Do the previous two steps again.`);
+  }
+  return DONE;
+};
+
 const siblingReservation: Checkpoint = (observed) => {
   const commit = last(dialogCommits(observed).filter((fact) => isReservation(fact.change, 'reserve', 'basil-genovese')));
   if (!commit || !isReservation(commit.change, 'reserve')) return notYet('here, before the old reservation, type `/seeds reserve basil-genovese 1` and confirm.');
@@ -407,9 +515,24 @@ const siblingTokenRefused: Checkpoint = (observed) => {
     factsOf(observed, 'refused').some((fact) => fact.via === 'compare' && fact.code === 'stale-revision') ||
     toolCalls(observed).some((call) => stringArg(call, 'expectedRevision') === other && refusedWith(call, 'stale-revision'));
   if (!refused) return notYet('the branches are side by side; now press "Try an act here with the other branch\'s revision".');
+  const changed = [...factsOf(observed, 'refused'), ...toolCalls(observed)].find((attempt) => !wroteNothing(attempt));
+  if (changed) return entriesChanged(changed);
   if (dialogCommits(observed).length > 0 || toolCalls(observed).some((call) => succeeded(call, 'act'))) {
     return notYet('something was committed on this branch during the step; the sibling\'s token alone should change nothing. Reset the lesson and try again.');
   }
+  return DONE;
+};
+
+const corruptBranch: Checkpoint = (observed) => {
+  const refusals = factsOf(observed, 'refused').filter((fact) => fact.code === 'corrupt-state');
+  const refusal = refusals[0];
+  if (!refusal) {
+    if (observed.view.seedDeskEntryCount > 0 && factsOf(observed, 'navigated').length > 0) return notYet('you stepped back before meeting the refusal. Press "Try it: corrupt-state" again and run `/seeds query` on the damaged branch.');
+    return notYet('in the Refusals panel press "Try it: corrupt-state", then run `/seeds query` yourself.');
+  }
+  if (!refusals.some(wroteNothing)) return entriesChanged(refusal);
+  const answered = after(deskAnswers(observed), refusal.seq).some((answer) => revisionInText(answer.text) === observed.view.revision);
+  if (!answered) return notYet('the branch is valid again; run `/seeds query` to see the desk answer here.');
   return DONE;
 };
 
@@ -457,6 +580,7 @@ const headlessUiRequired: Checkpoint = (observed) => {
     }
     return notYet('untick "Interactive UI", then type `/seeds agent on`.');
   }
+  if (!refused.some(wroteNothing)) return entriesChanged(refused[0] as FactOf<'refused'>);
   const reads = deskAnswers(observed).filter((answer) => interactiveAt(observed, answer.seq) === false);
   if (reads.length === 0) return notYet('the switch was refused with ui-required; now run `/seeds query` while still headless — reading needs no dialog.');
   if (observed.view.agentEnabled) return notYet('the agent shows on, but this step expects the headless attempt to change nothing. Reset the lesson.');
@@ -479,10 +603,25 @@ const headlessReopenGrant: Checkpoint = (observed) => {
   return DONE;
 };
 
+const headlessRevokeRefused: Checkpoint = (observed) => {
+  const refused = factsOf(observed, 'refused').filter((fact) => fact.code === 'ui-required' && interactiveAt(observed, fact.seq) === false);
+  const first = refused[0];
+  if (dialogCommits(observed).some((fact) => isGrant(fact.change, false))) {
+    return notYet('a dialog let you switch the agent off, so the UI was on. This step is headless: reset the lesson and keep "Interactive UI" unticked.');
+  }
+  if (!first) {
+    if (factsOf(observed, 'dialog-opened').length > 0) return notYet('a dialog opened: the UI is on. Untick "Interactive UI", then type `/seeds agent off`.');
+    return notYet('with "Interactive UI" unticked, type `/seeds agent off`.');
+  }
+  if (!refused.some(wroteNothing)) return entriesChanged(first);
+  if (!observed.view.agentEnabled) return notYet('the agent shows off, but a headless revoke should leave the stored grant on. Reset the lesson.');
+  return DONE;
+};
+
 const headlessToolAllow: Checkpoint = (observed) => {
   const calls = toolCalls(observed);
   const acts = calls.filter((call) => opOf(call) === 'act');
-  const good = acts.find((act) => succeeded(act, 'act') && interactiveAt(observed, act.seq) === false && policyAt(observed, act.seq) === 'allow');
+  const good = acts.find((act) => succeeded(act, 'act') && interactiveAt(observed, act.seq) === false && approvalOf(act)?.policy === 'allow');
   if (good) {
     const id = stringArg(good, 'id');
     const row = observed.view.rows.find((candidate) => candidate.id === id);
@@ -497,31 +636,49 @@ const headlessToolAllow: Checkpoint = (observed) => {
     const stopped = hostStopped(lastAct);
     if (stopped) return notYet(stopped);
     const code = deskDetails(lastAct)?.code;
-    if (code === 'agent-disabled') return notYet('the act was refused with agent-disabled: there is no grant on this branch. Do the previous step again.');
+    if (code === 'agent-disabled') return notYet('the act was refused with agent-disabled: there is no grant on this branch. Do the previous steps again.');
     if (code === 'stale-revision') return notYet('the act was refused with stale-revision. Query first and send the revision it returns.');
     return notYet(`the act was refused with ${code ?? 'an error'}. Query, then reserve 1 bean-scarlet with the returned revision.`);
   }
-  return notYet('with "Host approval for seed_desk" on allow and the UI still headless, call {"op":"query"}, then act with the returned revision.');
+  return notYet('with the UI still headless, "Host approval for seed_desk" not set and "Approval mode" yolo, call {"op":"query"}, then act with the returned revision.');
 };
 
 const headlessPromptFailsClosed: Checkpoint = (observed) => {
   const calls = toolCalls(observed);
-  const blocked = (call: ToolCall) => call.outcome.kind === 'result' && call.outcome.stage === 'approval' && call.outcome.isError;
-  const closed = calls.some((call) => blocked(call) && policyAt(observed, call.seq) === 'prompt' && interactiveAt(observed, call.seq) === false);
-  if (closed) {
+  const closed = calls.filter((call) => stoppedAtApproval(call) && approvalOf(call)?.policy === 'prompt' && interactiveAt(observed, call.seq) === false);
+  const first = closed[0];
+  if (first) {
+    if (!closed.some(wroteNothing)) return entriesChanged(first);
     if (observed.view.pendingApproval !== null) return notYet('a prompt is still waiting; answer it first.');
     return DONE;
   }
-  if (calls.some((call) => call.outcome.kind === 'approval' || (blocked(call) && policyAt(observed, call.seq) === 'prompt'))) {
+  if (calls.some((call) => call.outcome.kind === 'approval' || approvalOf(call)?.policy === 'prompt')) {
     return notYet('a prompt appeared because the UI is interactive. Untick "Interactive UI" first, then call seed_desk again.');
   }
-  if (calls.some((call) => blocked(call) && policyAt(observed, call.seq) === 'deny')) {
-    return notYet('that was the deny policy, which blocks outright. Choose prompt, to see that a prompt with nobody to answer it fails closed.');
+  if (calls.some((call) => approvalOf(call)?.policy === 'deny')) {
+    return notYet('that was a deny policy, which blocks outright. Set "Host approval for seed_desk" back to not set and "Approval mode" to always-ask, to see a needed prompt with nobody to answer it fail closed.');
   }
   if (calls.some((call) => deskDetails(call) !== null)) {
-    return notYet('the seed desk answered, so the host let the call through. Set "Host approval for seed_desk" to prompt, then call again while headless.');
+    return notYet('the seed desk answered, so the host ran the call without asking. Set "Approval mode" to always-ask, then call again while headless.');
   }
-  return notYet('set "Host approval for seed_desk" to prompt, keep the UI headless, and call seed_desk again.');
+  return notYet('set "Approval mode" to always-ask, keep the UI headless, and call seed_desk again.');
+};
+
+const modeVsGrant: Checkpoint = (observed) => {
+  const calls = toolCalls(observed);
+  const asked = calls.filter((call) => approvalOf(call)?.source === 'mode' && approvalOf(call)?.policy === 'prompt' && interactiveAt(observed, call.seq) === true);
+  const denied = asked.filter(stoppedAtApproval);
+  const first = denied[0];
+  if (!first) {
+    if (observed.view.pendingApproval !== null) return notYet('the host is asking before the seed desk sees anything, although the agent grant is on. Press Deny.');
+    if (asked.length > 0) return notYet('you approved, so the desk ran the act under the grant. This step is about the host saying no first: call again and press Deny.');
+    if (calls.some((call) => stoppedAtApproval(call) && interactiveAt(observed, call.seq) === false)) return notYet('headless, the call failed closed instead of asking. Tick "Interactive UI" and call again.');
+    if (calls.some((call) => approvalOf(call)?.source === 'user')) return notYet('that decision came from "Host approval for seed_desk". Set it to not set, so the approval mode decides.');
+    return notYet('tick "Interactive UI", keep "Approval mode" on always-ask, and call the act again.');
+  }
+  if (!denied.some(wroteNothing)) return entriesChanged(first);
+  if (!observed.view.agentEnabled) return notYet('the agent grant shows off; this step needs it on, to see the host stop a call the desk would allow. Reset the lesson.');
+  return DONE;
 };
 
 // ---- lesson 5: what persistence and cancellation promise ----
@@ -575,6 +732,52 @@ const eventsStartNothing: Checkpoint = (observed) => {
   const deskIndex = view.branch.findIndex((item) => item.role === 'seed-desk' && item.revision === view.revision);
   if (deskIndex >= 0 && view.branch.slice(deskIndex + 1).some((item) => item.role === 'assistant' || item.role === 'toolResult')) {
     return notYet('an agent turn follows your change on this branch. Make a change and call nothing, to see that nothing follows it.');
+  }
+  return DONE;
+};
+
+const persistenceGate: Checkpoint = (observed) => {
+  const { view } = observed;
+  const roles = view.branch.map((item) => item.role);
+  const firstAssistant = roles.indexOf('assistant');
+  const firstDesk = roles.indexOf('seed-desk');
+  if (toolCalls(observed).length === 0) {
+    if (view.hostFileWritten) return notYet('this session already has an assistant message, so a real host wrote its file long ago. Reset the lesson to see the gate closed.');
+    return notYet('no assistant message yet, so a real host has written nothing. Call {"op":"query"} in the tool panel: a tool call is an assistant message.');
+  }
+  if (!view.hostFileWritten) return notYet('the call was not recorded (storage stopped?). Call {"op":"query"} again.');
+  if (firstDesk < 0 || (firstAssistant >= 0 && firstAssistant < firstDesk)) {
+    return notYet('no seed desk entry was waiting in memory before the first assistant message. Reset the lesson, reserve first, then call the tool.');
+  }
+  return DONE;
+};
+
+const appendNoReceipt: Checkpoint = (observed) => {
+  const { view } = observed;
+  if (!dialogCommits(observed).some((fact) => fact.change?.kind === 'reservation')) return notYet('reserve one marigold with `/seeds reserve marigold-french 1` and Confirm.');
+  const entry = view.branch.find((item) => item.role === 'seed-desk' && item.revision === view.revision);
+  if (!entry) return notYet('the branch does not end on your new seed desk entry; reserve again here.');
+  if (entry.modelVisible) return notYet('that entry is marked as sent to the model, which a custom state entry never is. Reset the lesson.');
+  return DONE;
+};
+
+const renderResultPresentation: Checkpoint = (observed) => {
+  const calls = toolCalls(observed);
+  if (calls.some((call) => deskDetails(call)?.ok === true)) return DONE;
+  const lastCall = last(calls);
+  const stopped = lastCall ? hostStopped(lastCall) : null;
+  if (stopped) return notYet(stopped);
+  if (lastCall) return notYet(`that call was refused with ${deskDetails(lastCall)?.code ?? 'an error'}; call {"op":"inspect","id":"marigold-french"} to get a result with details.`);
+  return notYet('call {"op":"inspect","id":"marigold-french"} and compare the three views of its result.');
+};
+
+const gatesSpareOtherCode: Checkpoint = (observed) => {
+  const blocked = toolCalls(observed).filter((call) => stoppedAtApproval(call) && approvalOf(call)?.policy === 'deny');
+  const first = blocked[0];
+  if (!first) return notYet('set "Host approval for seed_desk" to deny and call {"op":"query"}: the host should block it.');
+  if (!blocked.some(wroteNothing)) return entriesChanged(first);
+  if (!after(dialogCommits(observed), first.seq).some((fact) => fact.change?.kind === 'reservation')) {
+    return notYet('seed_desk is blocked; now run `/seeds reserve marigold-french 1` and Confirm — the same extension\'s command still works.');
   }
   return DONE;
 };
@@ -664,27 +867,39 @@ const RAW: Record<string, Checkpoint> = {
   'cancel-before-commit': cancelBeforeCommit,
   'confirm-reservation': confirmReservation,
   'race-refused': raceRefused,
-  'cancel-release': cancelRelease,
+  'basil-exercise': basilExercise,
+  'act-before-grant': actRefusedWithoutGrant(false),
   'grant-agent': grantAgent,
   'tool-discover': toolDiscover,
   'tool-query-inspect': toolQueryInspect,
   'careful-act': carefulAct,
   'stale-reuse': staleReuse,
   'tool-refusals': toolRefusals,
+  'excess-release': excessRelease,
   'journal-filter': journalFilter,
   'reopen-survives': reopenSurvives,
+  'plain-move-not-kept': plainMoveNotKept,
   'rewind-before-reservation': rewindBeforeReservation,
   'sibling-reservation': siblingReservation,
+  'written-branch-kept': writtenBranchKept,
   'sibling-token-refused': siblingTokenRefused,
+  'corrupt-branch': corruptBranch,
   'fresh-session': freshSession,
   'revoke-agent': revokeAgent,
+  'act-after-revoke': actRefusedWithoutGrant(true),
   'headless-ui-required': headlessUiRequired,
   'headless-reopen-grant': headlessReopenGrant,
+  'headless-revoke-refused': headlessRevokeRefused,
   'headless-tool-allow': headlessToolAllow,
   'headless-prompt-fails-closed': headlessPromptFailsClosed,
+  'mode-vs-grant': modeVsGrant,
   'cancel-changes-nothing': cancelChangesNothing,
   'query-after-commit': queryAfterCommit,
+  'persistence-gate': persistenceGate,
   'events-start-nothing': eventsStartNothing,
+  'append-no-receipt': appendNoReceipt,
+  'render-result-presentation': renderResultPresentation,
+  'gates-spare-other-code': gatesSpareOtherCode,
   'storage-failure-latch': storageFailureLatch,
   'reserve-all-marigolds': reserveAllMarigolds,
   'other-tab-reserves': otherTabReserves,

@@ -1,4 +1,10 @@
-import type { ComparisonView, DeskChange, HostView, ToolCallOutcome, TreeRowView } from '../protocol/messages';
+import type { ApprovalModeView, ApprovalPolicy, ComparisonView, DeskChange, HostView, LeafBehind, ToolCallOutcome, TreeRowView } from '../protocol/messages';
+
+/** Seed desk entries in the journal just before an attempt and just after it: a refusal leaves them equal. */
+export interface DeskEntryCounts {
+  readonly before: number;
+  readonly after: number;
+}
 
 /**
  * What the learner did, as the page saw it happen. Checkpoints read these (only the ones since
@@ -11,17 +17,19 @@ export type Fact =
   | { readonly kind: 'dialog-opened'; readonly change: DeskChange }
   | { readonly kind: 'cancelled'; readonly change: DeskChange }
   | { readonly kind: 'committed'; readonly change: DeskChange | null; readonly via: 'dialog' | 'meanwhile' | 'twin' }
-  | { readonly kind: 'refused'; readonly code: string; readonly via: 'dialog' | 'line' | 'compare' }
-  | { readonly kind: 'tool'; readonly args: string; readonly outcome: ToolCallOutcome }
+  | { readonly kind: 'refused'; readonly code: string; readonly via: 'dialog' | 'line' | 'compare'; readonly deskEntries: DeskEntryCounts }
+  | { readonly kind: 'tool'; readonly args: string; readonly outcome: ToolCallOutcome; readonly deskEntries: DeskEntryCounts }
   | { readonly kind: 'meanwhile'; readonly what: 'reserve' | 'step-back' }
-  | { readonly kind: 'navigated'; readonly entryId: string }
-  | { readonly kind: 'reopened' }
+  | { readonly kind: 'navigated'; readonly entryId: string | null }
+  /** `from`/`to`: the leaf before and after; `behind`: why the leaf was off the last appended entry before. */
+  | { readonly kind: 'reopened'; readonly from: string | null; readonly to: string | null; readonly behind: LeafBehind | null }
   | { readonly kind: 'new-session' }
   | { readonly kind: 'forked' }
   | { readonly kind: 'foreign-append' }
   | { readonly kind: 'storage-failed'; readonly text: string }
   | { readonly kind: 'interactive'; readonly value: boolean }
-  | { readonly kind: 'policy'; readonly value: 'allow' | 'prompt' | 'deny' }
+  | { readonly kind: 'policy'; readonly value: ApprovalPolicy | null }
+  | { readonly kind: 'approval-mode'; readonly value: ApprovalModeView }
   | { readonly kind: 'closing-answer'; readonly value: 'yes' | 'no' };
 
 export type StampedFact = Fact & { readonly seq: number };

@@ -6,13 +6,15 @@ import { LessonSchema, type Lesson, type LessonAction } from './schema';
  * its `doItForMe` must reach that checkpoint from the state the steps before it leave (for the
  * first step: the lesson's `setup`, which runs after the runner has opened a new session).
  *
- * Every setup starts by putting the page switches back (UI on, host approval allow): they
- * belong to the host, not to the session, so a previous lesson may have left them changed.
+ * Every setup starts by putting the page switches back (UI on, no user approval policy, approval
+ * mode yolo: the host's defaults): they belong to the host, not to the session, so a previous
+ * lesson may have left them changed.
  */
 
 const SWITCHES_BACK: LessonAction[] = [
   { do: 'interactive', value: true },
-  { do: 'policy', value: 'allow' },
+  { do: 'policy', value: null },
+  { do: 'approval-mode', value: 'yolo' },
 ];
 
 const confirmed = (text: string): LessonAction[] => [{ do: 'line', text }, { do: 'confirm' }];
@@ -22,7 +24,7 @@ const RAW_LESSONS: unknown[] = [
     id: 'human-reservation',
     title: 'A reservation you confirm',
     summary:
-      'Hold a few fictional basil packets by hand. You will see that Cancel leaves no trace, that Confirm writes one entry, and that a decision which went out of date while its dialog waited is turned away.',
+      'Hold a few fictional basil packets by hand. You will see that Cancel leaves no trace, that Confirm writes one entry, and that a bean decision which went out of date while its dialog waited is turned away.',
     setup: [...SWITCHES_BACK],
     steps: [
       {
@@ -56,21 +58,21 @@ const RAW_LESSONS: unknown[] = [
         id: 'race-refused',
         title: 'Something changes while you decide',
         instruction:
-          'Type `/seeds reserve bean-scarlet 2` and leave the dialog open. Inside it, press "Meanwhile: reserve 1 basil-genovese", so another action lands first. Only then press Confirm.',
-        why: 'A dialog is a wait, and the desk can move during it. After you answer, the desk checks again: your choice was made on an older revision, so it is refused instead of being applied to numbers you never saw.',
-        expected: 'Refused with `stale-revision`; bean-scarlet stays at 0 reserved.',
+          'Type `/seeds reserve bean-scarlet 2` and leave the dialog open. While it waits, press "Meanwhile: move to the previous entry": a move in the session tree takes the leaf back to before your basil reservation. (Or press "Meanwhile: reserve 1 marigold-french", another action on another seed.) Only then press Confirm.',
+        why: 'A dialog is a wait, and the branch can change during it. After you answer, the desk checks again: your bean decision was made on a revision that is no longer the branch head, so it is refused instead of being applied to a desk you never saw. Basil is not part of this race; nothing touches it.',
+        expected: 'Refused with `stale-revision`; bean-scarlet stays at 0 reserved; the journal gains no seed desk entry from your Confirm.',
         checkpoint: 'race-refused',
-        doItForMe: [{ do: 'line', text: '/seeds reserve bean-scarlet 2' }, { do: 'meanwhile-reserve' }, { do: 'confirm' }],
+        doItForMe: [{ do: 'line', text: '/seeds reserve bean-scarlet 2' }, { do: 'meanwhile-step-back' }, { do: 'confirm' }],
       },
       {
-        id: 'cancel-release',
-        title: 'Exercise: a release you cancel',
+        id: 'basil-exercise',
+        title: 'Exercise: reserve two, cancel a release',
         instruction:
-          'Ask to give one basil packet back with `/seeds release basil-genovese 1`, then press Cancel. Look at the desk: basil holds exactly what it held before — your 2, plus the 1 the Meanwhile button added.',
-        why: 'A cancelled request is not a smaller change; it is no change at all. Only a confirmed release lowers the count.',
-        expected: 'basil-genovese reserved unchanged (3 after the Meanwhile button, otherwise 2).',
-        checkpoint: 'cancel-release',
-        doItForMe: [{ do: 'line', text: '/seeds release basil-genovese 1' }, { do: 'cancel' }],
+          'Stand where basil holds none — after the tree move you are there (if the desk still shows your 2 basil, select the first entry in the Session tree and press "Branch from here"). Reserve two basil packets with `/seeds reserve basil-genovese 2` and Confirm. Then ask to give one back with `/seeds release basil-genovese 1` and press Cancel.',
+        why: 'A cancelled release is not a smaller change; it is no change at all. Only a confirmed release would lower the count, so the two you just reserved are still held.',
+        expected: '`basil-genovese: 6 available, 2 reserved` — exactly.',
+        checkpoint: 'basil-exercise',
+        doItForMe: [...confirmed('/seeds reserve basil-genovese 2'), { do: 'line', text: '/seeds release basil-genovese 1' }, { do: 'cancel' }],
       },
     ],
   },
@@ -81,6 +83,19 @@ const RAW_LESSONS: unknown[] = [
       'Give the agent one narrow permission, then play the model yourself: read the desk, act with the revision you read, and meet the refusals that keep the desk honest.',
     setup: [...SWITCHES_BACK],
     steps: [
+      {
+        id: 'act-before-grant',
+        title: 'Act before anyone allowed it',
+        instruction:
+          'In the "Tool call: seed_desk" panel you play the model. Call `{"op":"query"}`, then try to reserve one bean with the revision it returned: `{"op":"act","action":"reserve","id":"bean-scarlet","packets":1,"expectedRevision":"…"}` ("Use latest revision" fills it in).',
+        why: 'Reading is always open, but act needs a permission that only a person can give. Without it the desk answers with a refusal and writes nothing.',
+        expected: 'details.ok: false with code `agent-disabled`; no new seed desk entry.',
+        checkpoint: 'act-before-grant',
+        doItForMe: [
+          { do: 'tool', args: { op: 'query' } },
+          { do: 'tool', args: { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: '$latest' } },
+        ],
+      },
       {
         id: 'grant-agent',
         title: 'Grant the permission',
@@ -93,8 +108,7 @@ const RAW_LESSONS: unknown[] = [
       {
         id: 'tool-discover',
         title: 'Ask the tool what it offers',
-        instruction:
-          'In the "Tool call: seed_desk" panel you play the model. Put `{"op":"discover"}` in the arguments ("Preset: discover" does it) and press "Call seed_desk".',
+        instruction: 'Put `{"op":"discover"}` in the arguments ("Preset: discover" does it) and press "Call seed_desk".',
         why: 'discover lists the four operations and what act needs before it will change anything, so a model does not have to guess.',
         expected: 'details.ok: true, scope `discover`, and the current revision.',
         checkpoint: 'tool-discover',
@@ -130,7 +144,7 @@ const RAW_LESSONS: unknown[] = [
         title: 'Send the old revision again',
         instruction: 'Send the same reserve once more, but with the revision from the query you made BEFORE the act — not the new one the act returned.',
         why: 'Your act created a new revision, so the old one now describes a desk that is gone. The desk says so with a refusal; it does not quietly hold a second packet.',
-        expected: 'details.ok: false with code `stale-revision`; bean-scarlet still holds 1.',
+        expected: 'details.ok: false with code `stale-revision`; bean-scarlet still holds 1; no new seed desk entry.',
         checkpoint: 'stale-reuse',
         doItForMe: [{ do: 'tool', args: { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: '$previous' } }],
       },
@@ -140,12 +154,25 @@ const RAW_LESSONS: unknown[] = [
         instruction:
           'Through seed_desk, provoke each of these with an act on the latest revision: an id the desk does not have (say "basil"), a count of 0 packets, and 4 marigolds when only 3 exist.',
         why: 'A refusal is an ordinary answer: details.ok is false, a code says why, and nothing is written. A careful caller reads the code and chooses its next move from it.',
-        expected: '`invalid-target`, `invalid-quantity` and `insufficient-availability`, each with details.ok: false.',
+        expected: '`invalid-target`, `invalid-quantity` and `insufficient-availability`, each with details.ok: false and no new seed desk entry.',
         checkpoint: 'tool-refusals',
         doItForMe: [
           { do: 'tool', args: { op: 'act', action: 'reserve', id: 'basil', packets: 1, expectedRevision: '$latest' } },
           { do: 'tool', args: { op: 'act', action: 'reserve', id: 'basil-genovese', packets: 0, expectedRevision: '$latest' } },
           { do: 'tool', args: { op: 'act', action: 'reserve', id: 'marigold-french', packets: 4, expectedRevision: '$latest' } },
+        ],
+      },
+      {
+        id: 'excess-release',
+        title: 'Give back more than you hold',
+        instruction:
+          'This branch holds 1 bean. Ask to release 2, twice: as the model, with `{"op":"act","action":"release","id":"bean-scarlet","packets":2,"expectedRevision":"…"}` on the latest revision, and as yourself, with `/seeds release bean-scarlet 2`.',
+        why: 'A release can only return what this branch holds. Both paths meet the same rule and the same refusal; the command is turned away before any dialog opens.',
+        expected: '`insufficient-reservation` from the tool and from the command; bean-scarlet still holds 1.',
+        checkpoint: 'excess-release',
+        doItForMe: [
+          { do: 'tool', args: { op: 'act', action: 'release', id: 'bean-scarlet', packets: 2, expectedRevision: '$latest' } },
+          { do: 'line', text: '/seeds release bean-scarlet 2' },
         ],
       },
     ],
@@ -154,7 +181,7 @@ const RAW_LESSONS: unknown[] = [
     id: 'branch-reconstruction',
     title: 'The desk follows your branch',
     summary:
-      'The desk is rebuilt from the branch you stand on, never from the whole file. Reopen the session, step back before a reservation, reserve something else there, and watch the two branches keep separate desks.',
+      'The desk is rebuilt from the branch you stand on, never from the whole file. Reopen the session, step back before a reservation, reserve something else there, and see which positions a reopen keeps.',
     setup: [
       ...SWITCHES_BACK,
       { do: 'line', text: "Let's plan the spring herb bed." },
@@ -181,9 +208,19 @@ const RAW_LESSONS: unknown[] = [
         doItForMe: [{ do: 'line', text: '/seeds query' }, { do: 'reopen' }, { do: 'line', text: '/seeds query' }],
       },
       {
+        id: 'plain-move-not-kept',
+        title: 'A move alone is not kept',
+        instruction:
+          'In the Session tree, select the agent grant (the entry just above the basil reservation) and press "Branch from here": basil shows 0 there. Add nothing. Press "Reopen session".',
+        why: 'Moving the leaf writes nothing to the journal. A reopen rebuilds the position from what was appended, so it lands on the last appended entry — your 2 basil — and the notice says your move did not survive.',
+        expected: 'After the reopen: the leaf is back on the basil reservation; basil-genovese 6 available, 2 reserved.',
+        checkpoint: 'plain-move-not-kept',
+        doItForMe: [{ do: 'branch-before-last-reservation' }, { do: 'reopen' }],
+      },
+      {
         id: 'rewind-before-reservation',
         title: 'Step back before the reservation',
-        instruction: 'In the Session tree, select the entry just above the basil reservation (the agent grant) and press "Branch from here".',
+        instruction: 'Select the agent grant again and press "Branch from here".',
         why: 'Only the leaf moved; nothing was deleted. At this point of the conversation basil has 0 reserved, while the reservation still exists further down its own branch.',
         expected: 'basil-genovese 0 reserved here; the tree still shows the reservation.',
         checkpoint: 'rewind-before-reservation',
@@ -199,14 +236,33 @@ const RAW_LESSONS: unknown[] = [
         doItForMe: confirmed('/seeds reserve basil-genovese 1'),
       },
       {
+        id: 'written-branch-kept',
+        title: 'A branch you wrote into is kept',
+        instruction: 'Press "Reopen session" once more.',
+        why: 'This time something was appended where you stand, so the newest entry of the session is on this branch, and that is exactly where a reopen puts the leaf.',
+        expected: 'The leaf stays on your 1-basil reservation: basil-genovese 7 available, 1 reserved.',
+        checkpoint: 'written-branch-kept',
+        doItForMe: [{ do: 'reopen' }],
+      },
+      {
         id: 'sibling-token-refused',
         title: "A sibling's revision is no good here",
         instruction:
           'In the Session tree, select the first 2-basil reservation (off your branch) and press "Compare with selected". Then press "Try an act here with the other branch\'s revision".',
         why: 'A revision names one entry on one branch. A token from the sibling says nothing about the desk you stand on, so it is refused.',
-        expected: 'Side by side: 1 basil here, 2 there. The attempt is refused with `stale-revision`.',
+        expected: 'Side by side: 1 basil here, 2 there. The attempt is refused with `stale-revision` and writes no seed desk entry.',
         checkpoint: 'sibling-token-refused',
         doItForMe: [{ do: 'compare-with-other-branch' }, { do: 'try-other-revision' }],
+      },
+      {
+        id: 'corrupt-branch',
+        title: 'A broken snapshot stops the desk',
+        instruction:
+          'In the Refusals panel press "Try it: corrupt-state": it appends a snapshot that holds 99 basil of 8. Run `/seeds query` yourself. Then press "Step back past the invalid entry" and query again.',
+        why: 'The desk checks every state entry on the branch and does not skip a bad one to trust a later one. On a damaged branch it refuses everything; the way out is an earlier, valid point.',
+        expected: 'The first query is refused with `corrupt-state` and writes nothing; after the step back the desk answers again.',
+        checkpoint: 'corrupt-branch',
+        doItForMe: [{ do: 'corrupt-demo' }, { do: 'line', text: '/seeds query' }, { do: 'step-back' }, { do: 'line', text: '/seeds query' }],
       },
       {
         id: 'fresh-session',
@@ -223,7 +279,7 @@ const RAW_LESSONS: unknown[] = [
     id: 'revoke-headless',
     title: 'Taking permission back, and running without a screen',
     summary:
-      'Switch the agent off on purpose, then act like a host with no interactive UI: see what it refuses, what it still answers, and how the stored grant and the host approval play together.',
+      'Switch the agent off on purpose, then act like a host with no interactive UI: see what it refuses, what it still answers, and how the stored grant and the host approval are two separate gates.',
     setup: [...SWITCHES_BACK],
     steps: [
       {
@@ -236,11 +292,23 @@ const RAW_LESSONS: unknown[] = [
         doItForMe: [...confirmed('/seeds agent on'), ...confirmed('/seeds agent off')],
       },
       {
+        id: 'act-after-revoke',
+        title: 'The revoked agent is turned away',
+        instruction: 'Play the model: call `{"op":"query"}`, then reserve one bean with the revision it returned.',
+        why: 'The host runs the call without asking (approval mode yolo), but the desk itself checks the grant you just took back and refuses. Two gates, two owners: the host decides whether the call runs, the desk whether it may change anything.',
+        expected: 'details.ok: false with code `agent-disabled`; no new seed desk entry.',
+        checkpoint: 'act-after-revoke',
+        doItForMe: [
+          { do: 'tool', args: { op: 'query' } },
+          { do: 'tool', args: { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: '$latest' } },
+        ],
+      },
+      {
         id: 'headless-ui-required',
         title: 'No screen, no grant',
         instruction: 'Untick "Interactive UI" to play a host without a screen. Type `/seeds agent on`, then `/seeds query`.',
         why: 'With no UI, no dialog can ask you, so the grant is refused with ui-required before anything happens. Reading needs no confirmation and still answers.',
-        expected: '`/seeds agent on` is refused (`ui-required`); `/seeds query` shows the desk.',
+        expected: '`/seeds agent on` is refused (`ui-required`) and writes nothing; `/seeds query` shows the desk.',
         checkpoint: 'headless-ui-required',
         doItForMe: [
           { do: 'interactive', value: false },
@@ -252,7 +320,7 @@ const RAW_LESSONS: unknown[] = [
         id: 'headless-reopen-grant',
         title: 'A stored grant outlives the screen',
         instruction: 'Tick "Interactive UI" again, run `/seeds agent on` and Confirm. Then untick "Interactive UI" and press "Reopen session".',
-        why: 'The grant lives in the journal, so it is back after a headless reopen — even though, headless, nobody could grant or revoke it.',
+        why: 'The grant lives in the journal, so it is back after a headless reopen — even though, headless, nobody could grant it.',
         expected: 'After the reopen: agent on, Interactive UI unticked.',
         checkpoint: 'headless-reopen-grant',
         doItForMe: [
@@ -263,14 +331,23 @@ const RAW_LESSONS: unknown[] = [
         ],
       },
       {
+        id: 'headless-revoke-refused',
+        title: 'No screen, no revoke either',
+        instruction: 'Still headless, type `/seeds agent off`.',
+        why: 'Revoking needs a confirmation too, so without a UI it is refused just like the grant was. The stored grant stays on: headless, nobody can take it back.',
+        expected: '`/seeds agent off` is refused with `ui-required`; the status line still says agent on; no new seed desk entry.',
+        checkpoint: 'headless-revoke-refused',
+        doItForMe: [{ do: 'line', text: '/seeds agent off' }],
+      },
+      {
         id: 'headless-tool-allow',
         title: 'The tool still acts',
-        instruction: 'Keep the UI off. Set "Host approval for seed_desk" to allow, call `{"op":"query"}`, then reserve 1 bean-scarlet with the revision it returned.',
-        why: "Two separate gates are both open: the stored grant lets act change the desk, and the host's allow policy runs the call without asking anyone.",
-        expected: 'Reserved 1 bean-scarlet while headless.',
+        instruction:
+          'Keep the UI off, "Host approval for seed_desk" on not set and "Approval mode" on yolo. Call `{"op":"query"}`, then reserve 1 bean-scarlet with the revision it returned.',
+        why: 'seed_desk is declared at the write tier, and yolo runs every tier without a prompt, so the host lets the call through with nobody watching; the stored grant lets act change the desk.',
+        expected: 'Reserved 1 bean-scarlet while headless; the host approval came from the mode.',
         checkpoint: 'headless-tool-allow',
         doItForMe: [
-          { do: 'policy', value: 'allow' },
           { do: 'tool', args: { op: 'query' } },
           { do: 'tool', args: { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: '$latest' } },
         ],
@@ -278,13 +355,26 @@ const RAW_LESSONS: unknown[] = [
       {
         id: 'headless-prompt-fails-closed',
         title: 'Nobody to ask, so no',
-        instruction: 'Now set "Host approval for seed_desk" to prompt and call seed_desk again, for example the same act with the latest revision.',
-        why: 'prompt means "ask a person first". With no UI there is no one to ask, so the host blocks the call instead of letting it through: it fails closed.',
-        expected: 'A host approval error (approval required, no interactive UI); the desk does not change.',
+        instruction: 'Set "Approval mode" to always-ask and call seed_desk again, for example the same act with the latest revision.',
+        why: 'always-ask runs only read-tier tools unasked, so this write-tier call needs a person. With no UI there is no one to ask, and the host blocks the call instead of letting it through: it fails closed.',
+        expected: 'The host answers `Tool "seed_desk" requires approval but no interactive UI available.`; the desk does not change.',
         checkpoint: 'headless-prompt-fails-closed',
         doItForMe: [
-          { do: 'policy', value: 'prompt' },
+          { do: 'approval-mode', value: 'always-ask' },
           { do: 'tool', args: { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: '$latest' } },
+        ],
+      },
+      {
+        id: 'mode-vs-grant',
+        title: 'Mode and grant are different gates',
+        instruction: 'Tick "Interactive UI". With "Approval mode" still on always-ask, call the same act again. The host asks first: press Deny.',
+        why: 'The agent grant is on, yet the call never reaches the desk: the approval mode belongs to the host and is decided before the extension runs, while your grant only tells the desk whether act may change state. Earlier, yolo let a call run that the desk then refused; now the host stops one the desk would have allowed.',
+        expected: '`Tool call denied by user: seed_desk`; agent still on; bean-scarlet unchanged.',
+        checkpoint: 'mode-vs-grant',
+        doItForMe: [
+          { do: 'interactive', value: true },
+          { do: 'tool', args: { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: '$latest' } },
+          { do: 'deny' },
         ],
       },
     ],
@@ -293,7 +383,7 @@ const RAW_LESSONS: unknown[] = [
     id: 'persistence-limits',
     title: 'What a change does and does not promise',
     summary:
-      'Where the line between "nothing happened" and "it happened" lies, what the change event is for, and what a failed write does to the session.',
+      'Where the line between "nothing happened" and "it happened" lies, when a real host writes its file, what the model does and does not see, and what a failed write does to the session.',
     setup: [...SWITCHES_BACK],
     steps: [
       {
@@ -315,6 +405,16 @@ const RAW_LESSONS: unknown[] = [
         doItForMe: [...confirmed('/seeds reserve marigold-french 1'), { do: 'line', text: '/seeds query' }],
       },
       {
+        id: 'persistence-gate',
+        title: 'Not on disk yet',
+        instruction:
+          'Read the "Host file" note in the Journal panel: your reservation is in this journal, but a real host has not written its session file yet. Call `{"op":"query"}` in the tool panel and read the note again.',
+        why: 'The host keeps a new session in memory until it holds an assistant message. A tool call is recorded as one, so only now would the file appear on disk, with every earlier entry in it.',
+        expected: 'The note changes from "not written yet" to "written"; the seed desk entry sits before the first assistant message.',
+        checkpoint: 'persistence-gate',
+        doItForMe: [{ do: 'tool', args: { op: 'query' } }],
+      },
+      {
         id: 'events-start-nothing',
         title: 'An event is news, not a task',
         instruction: 'Give the packet back with `/seeds release marigold-french 1` and Confirm. Watch the status line and the Event log, then the Active branch.',
@@ -322,6 +422,34 @@ const RAW_LESSONS: unknown[] = [
         expected: 'A new event carrying the new revision; the branch ends with the seed desk entry.',
         checkpoint: 'events-start-nothing',
         doItForMe: confirmed('/seeds release marigold-french 1'),
+      },
+      {
+        id: 'append-no-receipt',
+        title: 'State the model never reads',
+        instruction: 'Reserve one marigold again (`/seeds reserve marigold-french 1`, Confirm) and find the new entry in the Active branch.',
+        why: 'A seed desk entry is a custom record: the host keeps it beside the conversation but never replays it to the model, and appending it hands back no receipt. The desk learns its new revision by reading the branch again.',
+        expected: 'The new seed desk entry is marked "not sent to the model"; the messages around it are not.',
+        checkpoint: 'append-no-receipt',
+        doItForMe: confirmed('/seeds reserve marigold-french 1'),
+      },
+      {
+        id: 'render-result-presentation',
+        title: 'What a picture of the result is not',
+        instruction: 'Call `{"op":"inspect","id":"marigold-french"}` and compare the three views of its result in the tool panel: "Rendered result", "Text the model sees" and "Structured details".',
+        why: 'The rendered card is drawn for people and changes nothing the model gets. The details are structured extras that a host may never pass on: anything the model must know belongs in the text.',
+        expected: 'All three show the inspect result; only the text is sure to reach a model.',
+        checkpoint: 'render-result-presentation',
+        doItForMe: [{ do: 'tool', args: { op: 'inspect', id: 'marigold-french' } }],
+      },
+      {
+        id: 'gates-spare-other-code',
+        title: 'A blocked tool is not a stopped extension',
+        instruction:
+          'Set "Host approval for seed_desk" to deny and call `{"op":"query"}`: the host blocks it. Now run `/seeds reserve marigold-french 1` and Confirm.',
+        why: 'Approval guards the tool call and nothing else. The same extension\'s command, its events and any other code keep running; they are limited only by what they check themselves.',
+        expected: 'The tool call is blocked by user policy; the command still reserves: marigold-french 1 more reserved.',
+        checkpoint: 'gates-spare-other-code',
+        doItForMe: [{ do: 'policy', value: 'deny' }, { do: 'tool', args: { op: 'query' } }, ...confirmed('/seeds reserve marigold-french 1')],
       },
       {
         id: 'storage-failure-latch',
@@ -374,7 +502,7 @@ const RAW_LESSONS: unknown[] = [
         id: 'compare-overbooked',
         title: 'Add them up',
         instruction: "In the Session tree, select the other tab's marigold reservation and press \"Compare with selected\".",
-        why: 'The table "Reserved across both branches" sums the two desks: more marigolds held than exist. Branches do not share stock; each only knows its own history.',
+        why: 'The table "Reserved across both branches" sums the two desks. Look at the marigold line before you answer the last question.',
         expected: 'marigold-french: 6 reserved across both branches, of 3 packets.',
         checkpoint: 'compare-overbooked',
         doItForMe: [{ do: 'compare-with-other-branch' }],
@@ -382,9 +510,9 @@ const RAW_LESSONS: unknown[] = [
       {
         id: 'closing-answer',
         title: 'The closing question',
-        instruction: 'Should a real multi-user seed library use this journal as its stock database? Answer yes or no.',
-        why: 'No. This journal keeps fictional holds per branch, on purpose, for learning. Real stock needs one shared store that is the single source of truth, updates that apply completely or not at all, an id kept with every request so a retry is recognised instead of counted twice, and a way for many users and processes to coordinate.',
-        expected: 'No.',
+        instruction: 'Should a real multi-user seed library use this journal as its stock database? Answer with Yes or No under "The closing question", below the playground.',
+        why: 'Decide first: the explanation opens only once you have answered.',
+        expected: 'Your answer, followed by the explanation.',
         checkpoint: 'closing-answer',
         doItForMe: [{ do: 'closing-answer', value: 'no' }],
       },

@@ -10,12 +10,20 @@ export const LessonActionSchema = z.discriminatedUnion('do', [
   z.object({ do: z.literal('line'), text: z.string() }),
   z.object({ do: z.literal('confirm') }),
   z.object({ do: z.literal('cancel') }),
+  /** While a dialog waits: another action, on a seed the race is not about (marigold-french). */
   z.object({ do: z.literal('meanwhile-reserve') }),
+  /** While a dialog waits: a session-tree move of the leaf to its parent. */
   z.object({ do: z.literal('meanwhile-step-back') }),
+  /** Outside any dialog: the leaf steps back to its parent (no append). */
+  z.object({ do: z.literal('step-back') }),
+  /** The Refusals panel's demo entry: an invalid snapshot appended on purpose. */
+  z.object({ do: z.literal('corrupt-demo') }),
   z.object({ do: z.literal('tool'), args: z.record(z.string(), z.unknown()) }),
   z.object({ do: z.literal('approve') }),
   z.object({ do: z.literal('deny') }),
-  z.object({ do: z.literal('policy'), value: z.enum(['allow', 'prompt', 'deny']) }),
+  /** The user's `tools.approval.seed_desk`; null is "not set". */
+  z.object({ do: z.literal('policy'), value: z.nullable(z.enum(['allow', 'prompt', 'deny'])) }),
+  z.object({ do: z.literal('approval-mode'), value: z.enum(['always-ask', 'write', 'yolo']) }),
   z.object({ do: z.literal('interactive'), value: z.boolean() }),
   z.object({ do: z.literal('filter-journal'), text: z.string() }),
   z.object({ do: z.literal('reopen') }),

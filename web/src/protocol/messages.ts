@@ -2,6 +2,7 @@ import '$domain/zodSetup';
 import * as z from 'zod/mini';
 import { FIXTURE_IDS } from '$domain/fixture';
 import { REFUSAL_CODES } from '$domain/refusal';
+import { APPROVAL_MODES, APPROVAL_TIERS } from '../worker/approval';
 
 /**
  * The worker protocol. Both ends parse what they receive with these schemas (zod/mini keeps the
@@ -33,6 +34,8 @@ const BranchItemSchema = z.object({
   text: z.string(),
   label: z.nullable(z.string()),
   revision: z.nullable(z.string()),
+  /** Whether the host would replay this entry to the model (messages yes; custom state entries and labels no). */
+  modelVisible: z.boolean(),
 });
 export type BranchItem = z.infer<typeof BranchItemSchema>;
 
@@ -45,6 +48,25 @@ export type EventLogItem = z.infer<typeof EventLogItemSchema>;
 export const ApprovalPolicySchema = z.enum(['allow', 'prompt', 'deny']);
 /** The host's approval policy for `seed_desk`: what `tools.approval.seed_desk` says. */
 export type ApprovalPolicy = z.infer<typeof ApprovalPolicySchema>;
+
+/** The host's `tools.approvalMode`: the highest tier that runs without a prompt. */
+export const ApprovalModeSchema = z.enum(APPROVAL_MODES);
+export type ApprovalModeView = z.infer<typeof ApprovalModeSchema>;
+
+/** How the host resolved approval for one call (`resolveApproval`'s answer). */
+export const ApprovalResolutionSchema = z.object({
+  policy: ApprovalPolicySchema,
+  tier: z.enum(APPROVAL_TIERS),
+  source: z.enum(['tool', 'user', 'mode']),
+});
+export type ApprovalResolutionView = z.infer<typeof ApprovalResolutionSchema>;
+
+/**
+ * Why the leaf is not on the last appended entry (where a reopen puts it): this tab moved it
+ * without appending (`navigated`), and/or another tab appended the last entry (`foreignEntryId`).
+ */
+export const LeafBehindSchema = z.object({ navigated: z.boolean(), foreignEntryId: z.nullable(z.string()) });
+export type LeafBehind = z.infer<typeof LeafBehindSchema>;
 
 /** `details` of a seed_desk result: what a host exposing structured details shows, beyond the text. */
 export const ToolDetailsSchema = z.object({
@@ -66,8 +88,10 @@ export const ToolCallOutcomeSchema = z.discriminatedUnion('kind', [
     isError: z.boolean(),
     text: z.string(),
     details: z.nullable(ToolDetailsSchema),
+    /** The host's approval resolution, when the call got past the schema check. */
+    approval: z.optional(ApprovalResolutionSchema),
   }),
-  z.object({ kind: z.literal('approval'), callId: z.string(), prompt: z.string() }),
+  z.object({ kind: z.literal('approval'), callId: z.string(), prompt: z.string(), approval: z.optional(ApprovalResolutionSchema) }),
   z.object({ kind: z.literal('failed'), text: z.string() }),
 ]);
 export type ToolCallOutcome = z.infer<typeof ToolCallOutcomeSchema>;
@@ -85,7 +109,13 @@ export const HostViewSchema = z.object({
   writeFailure: z.nullable(z.string()),
   notice: z.nullable(z.string()),
   transientLeaf: z.boolean(),
-  approvalPolicy: ApprovalPolicySchema,
+  /** Non-null exactly when `transientLeaf`: what put the leaf off the last appended entry. */
+  leafBehind: z.nullable(LeafBehindSchema),
+  /** The user's `tools.approval.seed_desk`; null when not set (the host's default). */
+  approvalPolicy: z.nullable(ApprovalPolicySchema),
+  approvalMode: ApprovalModeSchema,
+  /** The host's persistence gate: a real host writes the session file only once an assistant message exists. */
+  hostFileWritten: z.boolean(),
   pendingApproval: z.nullable(z.object({ callId: z.string(), prompt: z.string() })),
   seedDeskEntryCount: z.number(),
   branch: z.array(BranchItemSchema),
@@ -190,7 +220,8 @@ export const RequestBodySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('line'), text: z.string(), headless: z.optional(z.boolean()) }),
   z.object({ type: z.literal('toolCall'), args: z.string(), skipSchema: z.boolean() }),
   z.object({ type: z.literal('answerApproval'), callId: z.string(), approved: z.boolean() }),
-  z.object({ type: z.literal('setApprovalPolicy'), policy: ApprovalPolicySchema }),
+  z.object({ type: z.literal('setApprovalPolicy'), policy: z.nullable(ApprovalPolicySchema) }),
+  z.object({ type: z.literal('setApprovalMode'), mode: ApprovalModeSchema }),
   z.object({ type: z.literal('corruptDemo') }),
   z.object({ type: z.literal('commit'), change: DeskChangeSchema, expectedRevision: z.string() }),
   z.object({ type: z.literal('meanwhileReserve'), id: z.string(), packets: z.number() }),
@@ -222,6 +253,7 @@ export const ResultSchemas = {
   toolCall: ToolCallOutcomeSchema,
   answerApproval: ToolCallOutcomeSchema,
   setApprovalPolicy: z.null(),
+  setApprovalMode: z.null(),
   corruptDemo: CommitOutcomeSchema,
   commit: CommitOutcomeSchema,
   meanwhileReserve: CommitOutcomeSchema,
@@ -255,8 +287,8 @@ export const WorkerMessageSchema = z.union([
 ]);
 export type WorkerMessage = z.infer<typeof WorkerMessageSchema>;
 
-/** The event the host emits after every seed desk change (the lesson's name for it). */
-export const CHANGED_EVENT = 'workbook:seed-desk:changed';
+/** The event the host emits after every seed desk change; the name lives in the domain so the real extension shares it. */
+export { SEED_DESK_CHANGED_EVENT as CHANGED_EVENT } from '$domain/seedDeskType';
 
 /** What tabs tell each other over the BroadcastChannel; parsed on receipt like any outside input. */
 export const BROADCAST_CHANNEL = 'seed-desk-journal';

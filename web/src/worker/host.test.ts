@@ -348,7 +348,12 @@ describe('PlaygroundHost: leaf moves, reopen and restart', () => {
     expect(view.revision).toBe(`${host.sessionId}:root`);
     expect(row(view, 'basil-genovese')).toEqual({ reserved: 0, available: 8 });
 
+    // /tree on the entry that is already the leaf changes nothing, as in the host.
+    host.navigate(first);
+    expect(host.view().leafId).toBe(first);
+
     // /tree on a user message puts the leaf on its parent (here: before the first entry).
+    host.moveLeaf(desk);
     host.navigate(first);
     view = host.view();
     expect(view.leafId).toBeNull();

@@ -2,7 +2,7 @@ import { parseSeedsArgs, splitSlashCommand, type SeedsCommand } from '$domain/co
 import { corruptRefusal, decideGrant, decideReservation, type Decision } from '$domain/desk';
 import { familyQuery, queryText, statusText } from '$domain/deskText';
 import { freshEntryId, type EntryId, type IdSource, type Revision, type SessionId } from '$domain/ids';
-import { assistantMessageEntry, customEntry, entryText, isSeedDeskEntry, messageRole, sessionHeader, toolResultEntry, userMessageEntry, type JournalEntry } from '$domain/journal/entry';
+import { assistantMessageEntry, customEntry, entryText, entryTypeOf, isSeedDeskEntry, messageRole, sessionFileName, sessionHeader, toolResultEntry, userMessageEntry, type JournalEntry } from '$domain/journal/entry';
 import { planSeedDeskCall, type ToolResult } from '$domain/tool/seedDeskTool';
 import { SEED_DESK_TOOL_NAME } from '$domain/tool/schema';
 import { toSessionJsonl } from '$domain/journal/exportJsonl';
@@ -14,6 +14,9 @@ import type { BranchState } from '$domain/reconstruct';
 import { refusalText, type Refusal } from '$domain/refusal';
 import { deskRows, EMPTY_SNAPSHOT, SEED_DESK_CUSTOM_TYPE, type Snapshot } from '$domain/snapshot';
 import { CHANGED_EVENT, type DeskChange, type EventLogItem, type HostView, type ImportReport, type LineOutcome, type CommitOutcomeView, type BranchItem, type SessionSummary, type ToolCallOutcome } from '../protocol/messages';
+import { leafReturnNotice } from '../protocol/leafNotice';
+import type { LeafBehind } from '../protocol/messages';
+import { DEFAULT_APPROVAL_MODE, type ApprovalMode, type ApprovalResolution } from './approval';
 import { DENIED_BY_USER, gateToolCall, type ApprovalPolicy } from './toolGate';
 import { JournalStore, StorageFailure, type StoreFault } from './store';
 
@@ -33,9 +36,17 @@ const ROW_TEXT_LIMIT = 200;
  */
 export class PlaygroundHost {
   private interactive = true;
-  private approvalPolicy: ApprovalPolicy = 'allow';
+  /** The user's `tools.approval.seed_desk`: unset by default, as in the host. */
+  private approvalPolicy: ApprovalPolicy | null = null;
+  private approvalMode: ApprovalMode = DEFAULT_APPROVAL_MODE;
+  /** True while the leaf sits where this tab's own navigation put it, with nothing appended since. */
+  private leafNavigated = false;
+  /** Entries other tabs appended to this journal (to name the real reason a reopen moves the leaf). */
+  private foreignIds = new Set<EntryId>();
+  /** The persistence gate, scanned incrementally: has this journal an assistant message yet? */
+  private assistantScan: { journal: SessionJournal | null; checked: number; found: boolean } = { journal: null, checked: 0, found: false };
   /** A tool call waiting on the host's approval prompt. */
-  private pendingApproval: { callId: string; args: unknown; prompt: string } | null = null;
+  private pendingApproval: { callId: string; args: unknown; prompt: string; approval: ApprovalResolution } | null = null;
   /** Set after a failed write; cleared only by a reopen (the host latches storage failures). */
   private writeFailure: string | null = null;
   private notice: string | null = null;
@@ -87,7 +98,10 @@ export class PlaygroundHost {
       writeFailure: this.writeFailure,
       notice: this.notice,
       transientLeaf: journal.leafIsTransient(),
+      leafBehind: this.leafBehind(),
       approvalPolicy: this.approvalPolicy,
+      approvalMode: this.approvalMode,
+      hostFileWritten: this.hostFileWritten(),
       pendingApproval: this.pendingApproval ? { callId: this.pendingApproval.callId, prompt: this.pendingApproval.prompt } : null,
       seedDeskEntryCount: journal.seedDeskEntryCount,
       branch: this.branchItems(),
@@ -232,8 +246,12 @@ export class PlaygroundHost {
 
   // ---- the seed_desk tool, through the host ----
 
-  setApprovalPolicy(policy: ApprovalPolicy): void {
+  setApprovalPolicy(policy: ApprovalPolicy | null): void {
     this.approvalPolicy = policy;
+  }
+
+  setApprovalMode(mode: ApprovalMode): void {
+    this.approvalMode = mode;
   }
 
   /**
@@ -255,17 +273,17 @@ export class PlaygroundHost {
     const call = assistantMessageEntry([{ type: 'toolCall', id: callId, name: SEED_DESK_TOOL_NAME, arguments: args }], this.place(), 'toolUse');
     if (!(await this.appendConversation(call))) return { kind: 'failed', text: this.writeFailureText() };
 
-    const verdict = gateToolCall(args, { policy: this.approvalPolicy, interactive: this.interactive, skipSchema });
+    const verdict = gateToolCall(args, { policy: this.approvalPolicy, mode: this.approvalMode, interactive: this.interactive, skipSchema });
     switch (verdict.kind) {
       case 'invalid':
         return this.finishCall(callId, errorResult(verdict.message), 'schema');
       case 'blocked':
-        return this.finishCall(callId, errorResult(verdict.message), 'approval');
+        return withApproval(await this.finishCall(callId, errorResult(verdict.message), 'approval'), verdict.approval);
       case 'ask':
-        this.pendingApproval = { callId, args, prompt: verdict.prompt };
-        return { kind: 'approval', callId, prompt: verdict.prompt };
+        this.pendingApproval = { callId, args, prompt: verdict.prompt, approval: verdict.approval };
+        return { kind: 'approval', callId, prompt: verdict.prompt, approval: verdict.approval };
       case 'run':
-        return this.executeTool(callId, args);
+        return withApproval(await this.executeTool(callId, args), verdict.approval);
     }
   }
 
@@ -275,8 +293,8 @@ export class PlaygroundHost {
     const blocked = this.blockedOutcome();
     if (blocked) return { kind: 'failed', text: blocked.text };
     this.pendingApproval = null;
-    if (!approved) return this.finishCall(callId, errorResult(DENIED_BY_USER), 'approval');
-    return this.executeTool(callId, pending.args);
+    if (!approved) return withApproval(await this.finishCall(callId, errorResult(DENIED_BY_USER), 'approval'), pending.approval);
+    return withApproval(await this.executeTool(callId, pending.args), pending.approval);
   }
 
   private async executeTool(callId: string, args: unknown): Promise<ToolCallOutcome> {
@@ -331,6 +349,7 @@ export class PlaygroundHost {
   navigate(entryId: EntryId): void {
     this.refuseMoveWhileApprovalWaits();
     const result = this.journal.navigateTo(entryId);
+    this.noteLeafMove();
     this.notice = this.journal.leafIsTransient() ? transientNotice(result.leafId) : null;
   }
 
@@ -340,12 +359,14 @@ export class PlaygroundHost {
     const leaf = this.journal.leafId;
     if (leaf === null) return;
     this.journal.moveLeaf(this.journal.parentIdOf(leaf));
+    this.noteLeafMove();
     this.notice = transientNotice(this.journal.leafId);
   }
 
   moveLeaf(entryId: EntryId | null): void {
     this.refuseMoveWhileApprovalWaits();
     this.journal.moveLeaf(entryId);
+    this.noteLeafMove();
     this.notice = this.journal.leafIsTransient() ? transientNotice(entryId) : null;
   }
 
@@ -359,7 +380,8 @@ export class PlaygroundHost {
   }
 
   async reopen(): Promise<void> {
-    const wasTransient = this.journal.leafIsTransient();
+    const behind = this.leafBehind();
+    const from = this.journal.leafId;
     await this.store.reconnect();
     const reloaded = await loadJournal(this.store, this.sessionId);
     if (!reloaded) {
@@ -367,14 +389,16 @@ export class PlaygroundHost {
       throw new StorageFailure(this.writeFailure);
     }
     this.journal = reloaded;
+    this.forgetLeafHistory();
     this.writeFailure = null;
     if (this.pendingApproval) {
       this.notify('warning', `The seed_desk call ${this.pendingApproval.callId} was waiting for approval; the reopen dropped it without a result, as a restarted host would.`);
       this.pendingApproval = null;
     }
-    this.notice = wasTransient
-      ? `Reopened: the leaf is back on the last appended entry (${reloaded.leafId ?? 'none'}). The earlier move appended nothing, so it did not survive.`
-      : `Reopened: the leaf is on the last appended entry (${reloaded.leafId ?? 'none'}).`;
+    this.notice =
+      behind && from !== reloaded.leafId
+        ? leafReturnNotice('reopen', behind, from, reloaded.leafId)
+        : `Reopened: the leaf is on the last appended entry (${reloaded.leafId ?? 'none'}), where you stood.`;
     this.notify('info', this.notice);
   }
 
@@ -462,8 +486,8 @@ export class PlaygroundHost {
   }
 
   exportSession(): { fileName: string; jsonl: string } {
-    const stamp = (this.journal.header.timestamp ?? this.ids.now()).replace(/[:.]/g, '-');
-    return { fileName: `${stamp}_${this.sessionId}.jsonl`, jsonl: this.journalJsonl() };
+    // The same name a fork of this session records as its parentSession.
+    return { fileName: sessionFileName(this.journal.header), jsonl: this.journalJsonl() };
   }
 
   /** All or nothing: a file that cannot be read, or a session already here, writes nothing. */
@@ -499,7 +523,11 @@ export class PlaygroundHost {
   adoptForeign(sessionId: string, entries: readonly JournalEntry[]): boolean {
     if (sessionId !== this.sessionId) return false;
     let changed = false;
-    for (const entry of entries) changed = this.journal.adopt(entry) || changed;
+    for (const entry of entries) {
+      if (!this.journal.adopt(entry)) continue;
+      this.foreignIds.add(entry.id);
+      changed = true;
+    }
     return changed;
   }
 
@@ -507,6 +535,7 @@ export class PlaygroundHost {
 
   private useJournal(journal: SessionJournal, notice: string): void {
     this.journal = journal;
+    this.forgetLeafHistory();
     this.writeFailure = null;
     this.notice = notice;
     this.notify('info', notice);
@@ -520,6 +549,7 @@ export class PlaygroundHost {
   /** Every append this tab makes goes through here: memory mirror first, then the other tabs. */
   private mirror(entries: readonly JournalEntry[]): void {
     for (const entry of entries) this.journal.append(entry);
+    this.leafNavigated = false;
     this.onAppended?.(this.sessionId, entries);
   }
 
@@ -587,6 +617,37 @@ export class PlaygroundHost {
     if (this.events.length > EVENT_LOG_LIMIT) this.events.splice(0, this.events.length - EVENT_LOG_LIMIT);
   }
 
+  /** Null when a reopen would keep the leaf where it is; else what moved it off the last appended entry. */
+  private leafBehind(): LeafBehind | null {
+    if (!this.journal.leafIsTransient()) return null;
+    const last = this.journal.lastAppendedId();
+    return { navigated: this.leafNavigated, foreignEntryId: last !== null && this.foreignIds.has(last) ? last : null };
+  }
+
+  private noteLeafMove(): void {
+    this.leafNavigated = this.journal.leafIsTransient();
+  }
+
+  private forgetLeafHistory(): void {
+    this.leafNavigated = false;
+    this.foreignIds = new Set();
+  }
+
+  /** The host's persistence gate: nothing reaches its session file before the first assistant message. */
+  private hostFileWritten(): boolean {
+    const scan = this.assistantScan.journal === this.journal ? this.assistantScan : { journal: this.journal, checked: 0, found: false };
+    if (!scan.found) {
+      const entries = this.journal.entries();
+      for (let index = scan.checked; index < entries.length && !scan.found; index++) {
+        const entry = entries[index];
+        scan.found = entry !== undefined && messageRole(entry) === 'assistant';
+      }
+      scan.checked = entries.length;
+    }
+    this.assistantScan = scan;
+    return scan.found;
+  }
+
   private branchItems(): BranchItem[] {
     return this.journal.branchTail(BRANCH_VIEW_LIMIT).map((entry) => branchItem(entry, this.journal));
   }
@@ -594,6 +655,14 @@ export class PlaygroundHost {
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** Entry types the host's `buildSessionContext` turns into model messages; `custom` and `label` are not among them. */
+const MODEL_VISIBLE_TYPES: ReadonlySet<string> = new Set(['message', 'custom_message', 'branch_summary', 'compaction']);
+
+/** The approval resolution travels with the call's outcome, so the page can say which gate decided. */
+function withApproval(outcome: ToolCallOutcome, approval: ApprovalResolution): ToolCallOutcome {
+  return outcome.kind === 'result' ? { ...outcome, approval } : outcome;
+}
 
 function errorToolResult(message: string): ToolResult {
   return { content: [{ type: 'text', text: message }], details: { ok: false, scope: 'seed_desk' } };
@@ -634,12 +703,13 @@ function transientNotice(leafId: EntryId | null): string {
 }
 
 function branchItem(entry: JournalEntry, journal: SessionJournal): BranchItem {
-  const base = { id: entry.id, type: entry.type, label: journal.labelOf(entry.id) ?? null };
+  const type = entryTypeOf(entry);
+  const base = { id: entry.id, type, label: journal.labelOf(entry.id) ?? null, modelVisible: MODEL_VISIBLE_TYPES.has(type) };
   if (isSeedDeskEntry(entry)) {
     const data = entry['data'];
     return { ...base, role: 'seed-desk', text: clip(JSON.stringify(data) ?? '', BRANCH_TEXT_LIMIT), revision: journal.revision(entry.id) };
   }
-  return { ...base, role: messageRole(entry) ?? entry.type, text: clip(entryText(entry), BRANCH_TEXT_LIMIT), revision: null };
+  return { ...base, role: messageRole(entry) ?? type, text: clip(entryText(entry), BRANCH_TEXT_LIMIT), revision: null };
 }
 
 async function loadJournal(store: JournalStore, sessionId: SessionId): Promise<SessionJournal | null> {

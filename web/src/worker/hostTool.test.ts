@@ -251,7 +251,7 @@ describe('seed_desk through the host: approval policy', () => {
     host.setApprovalPolicy('deny');
     const desk = deskLines(host);
     const result = await callResult(host, act('reserve', 'bean-scarlet', 1, host.view().revision));
-    expect(result).toEqual({ kind: 'result', callId: result.callId, stage: 'approval', isError: true, text: BLOCKED_BY_POLICY, details: null });
+    expect(result).toEqual({ kind: 'result', callId: result.callId, stage: 'approval', isError: true, text: BLOCKED_BY_POLICY, details: null, approval: { policy: 'deny', tier: 'write', source: 'user' } });
     expect(messageOf(toolResultEntry(host, result.callId))).toMatchObject({ isError: true, content: [{ type: 'text', text: BLOCKED_BY_POLICY }] });
     expect(deskLines(host)).toBe(desk);
     expect(row(host.view(), 'bean-scarlet')).toEqual({ reserved: 0, available: 5 });
@@ -358,7 +358,7 @@ describe('seed_desk through the host: approval policy', () => {
     host.setApprovalPolicy('prompt');
     const pending = asApproval(await call(host, act('reserve', 'bean-scarlet', 1, host.view().revision)));
     const result = asResult(await host.answerApproval(pending.callId, false));
-    expect(result).toEqual({ kind: 'result', callId: pending.callId, stage: 'approval', isError: true, text: DENIED, details: null });
+    expect(result).toEqual({ kind: 'result', callId: pending.callId, stage: 'approval', isError: true, text: DENIED, details: null, approval: { policy: 'prompt', tier: 'write', source: 'user' } });
     const recorded = toolResultEntry(host, pending.callId);
     expect(recorded['parentId']).toBe(toolCallEntry(host, pending.callId)['id']);
     expect(messageOf(recorded)).toMatchObject({ isError: true, content: [{ type: 'text', text: DENIED }] });
@@ -416,7 +416,7 @@ describe('seed_desk through the host: headless, with a persisted grant', () => {
     host.setApprovalPolicy('prompt');
     const desk = deskLines(host);
     const blocked = await callResult(host, act('release', 'marigold-french', 1, host.view().revision));
-    expect(blocked).toEqual({ kind: 'result', callId: blocked.callId, stage: 'approval', isError: true, text: NO_UI, details: null });
+    expect(blocked).toEqual({ kind: 'result', callId: blocked.callId, stage: 'approval', isError: true, text: NO_UI, details: null, approval: { policy: 'prompt', tier: 'write', source: 'user' } });
     expect(host.view().pendingApproval).toBeNull();
     expect(deskLines(host)).toBe(desk);
     expect(row(host.view(), 'marigold-french')).toEqual({ reserved: 2, available: 1 });

@@ -391,13 +391,15 @@ type DeskParent = Pick<EntryRecord, 'id' | 'deskHead' | 'deskLink'>;
 
 /**
  * The records for a batch whose first entry hangs off `leaf`. A parent that is neither the leaf
- * nor an earlier entry of the batch is an orphan reference from an import: kept as a root, as
- * the host's tree does.
+ * nor an entry of the batch is an orphan reference from an import: kept as a root, as the host's
+ * tree does. An import may name a parent on a later line (the importer leaves no loops): each
+ * record is derived after its parent, as SessionJournal links it, and kept in file order.
  */
 function draftChain(sessionId: SessionId, leaf: DeskParent | undefined, entries: readonly JournalEntry[]): NewEntryRecord[] {
   const known = new Map<string, DeskParent>();
   if (leaf) known.set(leaf.id, leaf);
-  return entries.map((entry) => {
+  const drafts = new Map<string, NewEntryRecord>();
+  for (const entry of parentsFirst(entries, leaf?.id)) {
     const parent = entry.parentId === null ? undefined : known.get(entry.parentId);
     const above = parent?.deskLink ?? ROOT_LINK;
     const isDesk = isSeedDeskEntry(entry);
@@ -410,8 +412,30 @@ function draftChain(sessionId: SessionId, leaf: DeskParent | undefined, entries:
       deskLink: isDesk ? foldDeskEntry(above, entry) : above,
     };
     known.set(draft.id, draft);
-    return draft;
-  });
+    drafts.set(draft.id, draft);
+  }
+  return entries.map((entry) => drafts.get(entry.id) as NewEntryRecord);
+}
+
+/** The batch reordered so each entry follows its parent within the batch; file order otherwise. */
+function parentsFirst(entries: readonly JournalEntry[], leafId: EntryId | undefined): readonly JournalEntry[] {
+  const at = new Map<string, number>();
+  entries.forEach((entry, index) => at.set(entry.id, index));
+  const forward = entries.some((entry, index) => entry.parentId !== null && entry.parentId !== leafId && (at.get(entry.parentId) ?? -1) > index);
+  if (!forward) return entries;
+  const out: JournalEntry[] = [];
+  const placed = new Set<string>();
+  for (const entry of entries) {
+    const chain: JournalEntry[] = [];
+    for (let cursor: JournalEntry | undefined = entry; cursor && !placed.has(cursor.id); ) {
+      placed.add(cursor.id);
+      chain.push(cursor);
+      const parentAt: number | undefined = cursor.parentId === null ? undefined : at.get(cursor.parentId);
+      cursor = parentAt === undefined ? undefined : entries[parentAt];
+    }
+    out.push(...chain.reverse());
+  }
+  return out;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SEED_DESK_APPROVAL_TIER, SEED_DESK_OPS, type SeedDeskOp } from '$domain/tool/schema';
-import { DENIED_BY_USER, gateToolCall, type ApprovalPolicy, type GateOptions, type GateVerdict } from './toolGate';
+import { DENIED_BY_USER, gateToolCall, type ApprovalMode, type ApprovalPolicy, type GateOptions, type GateVerdict } from './toolGate';
 
 const BLOCKED_BY_POLICY = 'Tool "seed_desk" is blocked by user policy.\nTo allow: remove "tools.approval.seed_desk: deny" from config.';
 const NO_UI = 'Tool "seed_desk" requires approval but no interactive UI available.';
@@ -46,30 +46,46 @@ const WELL_FORMED_BUT_WRONG: readonly (readonly [string, unknown])[] = [
   ['an unknown family', { op: 'query', family: 'tomato' }],
 ];
 
-const opts = (policy: ApprovalPolicy, interactive: boolean, skipSchema = false): GateOptions => ({ policy, interactive, skipSchema });
+const opts = (policy: ApprovalPolicy | null, interactive: boolean, skipSchema = false, mode: ApprovalMode = 'yolo'): GateOptions => ({ policy, mode, interactive, skipSchema });
 
 type Expected = 'run' | 'ask' | 'blocked-policy' | 'blocked-no-ui';
 
-/** Every (policy, UI) pair and what the approval gate does with a call that passed the schema. */
-const APPROVAL_TABLE: readonly (readonly [ApprovalPolicy, boolean, Expected])[] = [
-  ['allow', true, 'run'],
-  ['allow', false, 'run'],
-  ['deny', true, 'blocked-policy'],
-  ['deny', false, 'blocked-policy'],
-  ['prompt', true, 'ask'],
-  ['prompt', false, 'blocked-no-ui'],
-];
+/**
+ * Every (user policy, mode, UI) triple and what the approval gate does with a call that passed the
+ * schema: the host table (omp-host.md §8) for tier write, with and without a UI.
+ */
+const APPROVAL_TABLE: readonly (readonly [ApprovalPolicy | null, ApprovalMode, boolean, Expected])[] = (
+  [
+    [null, 'always-ask', 'prompt'],
+    [null, 'write', 'run'],
+    [null, 'yolo', 'run'],
+    ['allow', 'always-ask', 'run'],
+    ['allow', 'write', 'run'],
+    ['allow', 'yolo', 'run'],
+    ['prompt', 'always-ask', 'prompt'],
+    ['prompt', 'write', 'prompt'],
+    ['prompt', 'yolo', 'prompt'],
+    ['deny', 'always-ask', 'deny'],
+    ['deny', 'write', 'deny'],
+    ['deny', 'yolo', 'deny'],
+  ] as const
+).flatMap(([policy, mode, resolved]) =>
+  [true, false].map((interactive) => {
+    const expected: Expected = resolved === 'run' ? 'run' : resolved === 'deny' ? 'blocked-policy' : interactive ? 'ask' : 'blocked-no-ui';
+    return [policy, mode, interactive, expected] as const;
+  }),
+);
 
 function expectApproval(verdict: GateVerdict, expected: Expected, args: unknown): void {
   switch (expected) {
     case 'run':
-      expect(verdict).toEqual({ kind: 'run' });
+      expect(verdict).toMatchObject({ kind: 'run', approval: { policy: 'allow', tier: 'write' } });
       return;
     case 'blocked-policy':
-      expect(verdict).toEqual({ kind: 'blocked', message: BLOCKED_BY_POLICY });
+      expect(verdict).toMatchObject({ kind: 'blocked', message: BLOCKED_BY_POLICY, approval: { policy: 'deny', source: 'user' } });
       return;
     case 'blocked-no-ui':
-      expect(verdict).toEqual({ kind: 'blocked', message: NO_UI });
+      expect(verdict).toMatchObject({ kind: 'blocked', message: NO_UI, approval: { policy: 'prompt' } });
       return;
     case 'ask':
       if (verdict.kind !== 'ask') throw new Error(`expected ask, got ${JSON.stringify(verdict)}`);
@@ -81,11 +97,11 @@ function expectApproval(verdict: GateVerdict, expected: Expected, args: unknown)
 }
 
 describe('gateToolCall: the schema comes first', () => {
-  const policies: readonly (readonly [ApprovalPolicy, boolean])[] = APPROVAL_TABLE.map(([policy, interactive]) => [policy, interactive] as const);
+  const policies = APPROVAL_TABLE.map(([policy, mode, interactive]) => [policy, mode, interactive] as const);
 
-  describe.each(policies)('policy %s, interactive %s', (policy, interactive) => {
+  describe.each(policies)('policy %s, mode %s, interactive %s', (policy, mode, interactive) => {
     it.each(MALFORMED)('%s is invalid, whatever approval would say', (_label, args) => {
-      const verdict = gateToolCall(args, opts(policy, interactive));
+      const verdict = gateToolCall(args, opts(policy, interactive, false, mode));
       expect(verdict.kind).toBe('invalid');
       if (verdict.kind !== 'invalid') return;
       expect(verdict.message.startsWith('Validation failed for tool "seed_desk":\n  - ')).toBe(true);
@@ -109,14 +125,14 @@ describe('gateToolCall: the schema comes first', () => {
   });
 
   it.each(WELL_FORMED_BUT_WRONG)('%s passes the schema: values are the domain’s to judge', (_label, args) => {
-    expect(gateToolCall(args, opts('allow', true))).toEqual({ kind: 'run' });
+    expect(gateToolCall(args, opts('allow', true)).kind).toBe('run');
   });
 });
 
 describe('gateToolCall: skipSchema lets malformed arguments reach approval', () => {
-  describe.each(APPROVAL_TABLE)('policy %s, interactive %s → %s', (policy, interactive, expected) => {
+  describe.each(APPROVAL_TABLE)('policy %s, mode %s, interactive %s → %s', (policy, mode, interactive, expected) => {
     it.each(MALFORMED)('%s', (_label, args) => {
-      expectApproval(gateToolCall(args, opts(policy, interactive, true)), expected, args);
+      expectApproval(gateToolCall(args, opts(policy, interactive, true, mode)), expected, args);
     });
   });
 
@@ -132,9 +148,9 @@ describe('gateToolCall: host approval, the same for every op (tier write)', () =
     expect([...SEED_DESK_OPS].sort()).toEqual(['act', 'discover', 'inspect', 'query']);
   });
 
-  describe.each(APPROVAL_TABLE)('policy %s, interactive %s → %s', (policy, interactive, expected) => {
+  describe.each(APPROVAL_TABLE)('policy %s, mode %s, interactive %s → %s', (policy, mode, interactive, expected) => {
     it.each(SEED_DESK_OPS.map((op) => [op] as const))('%s', (op) => {
-      expectApproval(gateToolCall(VALID[op], opts(policy, interactive)), expected, VALID[op]);
+      expectApproval(gateToolCall(VALID[op], opts(policy, interactive, false, mode)), expected, VALID[op]);
     });
   });
 
@@ -147,7 +163,8 @@ describe('gateToolCall: host approval, the same for every op (tier write)', () =
   });
 
   it('prompt without a UI fails closed with exactly the host text', () => {
-    expect(gateToolCall(VALID.discover, opts('prompt', false))).toEqual({ kind: 'blocked', message: NO_UI });
+    expect(gateToolCall(VALID.discover, opts('prompt', false))).toMatchObject({ kind: 'blocked', message: NO_UI });
+    expect(gateToolCall(VALID.discover, opts(null, false, false, 'always-ask'))).toMatchObject({ kind: 'blocked', message: NO_UI, approval: { source: 'mode' } });
   });
 
   it('prompt with a UI asks, starting with "Allow tool: seed_desk", and shows the arguments', () => {
@@ -164,9 +181,9 @@ describe('gateToolCall: host approval, the same for every op (tier write)', () =
   });
 
   it('the gate is a pure function of its inputs (same call, same verdict)', () => {
-    for (const [policy, interactive] of APPROVAL_TABLE) {
+    for (const [policy, mode, interactive] of APPROVAL_TABLE) {
       for (const op of SEED_DESK_OPS) {
-        expect(gateToolCall(VALID[op], opts(policy, interactive))).toEqual(gateToolCall(VALID[op], opts(policy, interactive)));
+        expect(gateToolCall(VALID[op], opts(policy, interactive, false, mode))).toEqual(gateToolCall(VALID[op], opts(policy, interactive, false, mode)));
       }
     }
   });

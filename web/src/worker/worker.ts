@@ -100,6 +100,9 @@ async function handle(host: PlaygroundHost, id: number, body: RequestBody): Prom
     case 'setApprovalPolicy':
       host.setApprovalPolicy(body.policy);
       return null;
+    case 'setApprovalMode':
+      host.setApprovalMode(body.mode);
+      return null;
     case 'corruptDemo':
       return host.appendCorruptSnapshot();
     case 'commit':

@@ -1,0 +1,84 @@
+/**
+ * The part of the real OMP host's extension API this extension uses, declared here so the
+ * playground type-checks without installing the host (its package is 650 MB and needs Bun).
+ * Shapes follow `@oh-my-pi/pi-coding-agent` 18.2.3 `src/extensibility/extensions/types.ts`;
+ * each is the narrowest view of the host's type that the extension relies on.
+ */
+
+/** One session entry as `getBranch()` returns it: the tree keys plus whatever its type carries. */
+export interface HostEntry {
+  readonly type: string;
+  readonly id: string;
+  readonly parentId: string | null;
+  readonly timestamp: string;
+  readonly [key: string]: unknown;
+}
+
+export interface HostSessionManager {
+  getSessionId(): string;
+  /** Root to leaf, header excluded; `[]` when the leaf is null. */
+  getBranch(fromId?: string): HostEntry[];
+}
+
+export interface HostUI {
+  /** Resolves false on cancel, and always false in the host's no-op (headless) UI. */
+  confirm(title: string, message: string): Promise<boolean>;
+  notify(message: string, type?: 'info' | 'warning' | 'error'): void;
+  /** `undefined` clears the key. */
+  setStatus(key: string, text: string | undefined): void;
+}
+
+export interface ExtensionContext {
+  readonly ui: HostUI;
+  /** False in print/json mode and when the session was started without a UI context. */
+  readonly hasUI: boolean;
+  readonly sessionManager: HostSessionManager;
+}
+
+export interface TextContent {
+  type: 'text';
+  text: string;
+}
+
+export interface AgentToolResult<TDetails> {
+  content: TextContent[];
+  details: TDetails;
+}
+
+/** The schema value the host's tool registry accepts; opaque to the extension. */
+export type HostSchema = object;
+
+export interface ToolDefinition<TDetails> {
+  name: string;
+  label: string;
+  description: string;
+  parameters: HostSchema;
+  /** OMP-new approval tier; the host's default for a tool without one is "exec". */
+  approval?: 'read' | 'write' | 'exec';
+  /** OMP-new argument order (5.7 had `onUpdate, ctx, signal`). */
+  execute(toolCallId: string, params: unknown, signal: AbortSignal | undefined, onUpdate: unknown, ctx: ExtensionContext): Promise<AgentToolResult<TDetails>>;
+}
+
+export interface CommandDefinition {
+  description?: string;
+  /** `args` is the raw text after `/name `, or "" (the host does not trim it). */
+  handler(args: string, ctx: ExtensionContext): Promise<void>;
+}
+
+export interface EventBus {
+  emit(channel: string, data: unknown): void;
+}
+
+/** Session events after which the branch (and so the desk) may be a different one. */
+export type BranchChangingEvent = 'session_start' | 'session_switch' | 'session_branch' | 'session_tree';
+
+export interface ExtensionAPI {
+  /** The host's TypeBox shim; `Unsafe` wraps a plain JSON Schema and validates calls against it. */
+  readonly typebox: { readonly Type: { Unsafe(schema: Record<string, unknown>): HostSchema } };
+  readonly events: EventBus;
+  on(event: BranchChangingEvent, handler: (event: unknown, ctx: ExtensionContext) => void): void;
+  registerCommand(name: string, command: CommandDefinition): void;
+  registerTool<TDetails>(tool: ToolDefinition<TDetails>): void;
+  /** Appends a `custom` entry under the current leaf. The host keeps `data` itself: pass a copy. */
+  appendEntry(customType: string, data?: unknown): void;
+}

@@ -1,0 +1,108 @@
+// npm run test:host: the Seed Desk extension inside the real OMP host.
+//  1. On first run (or when host-test/.omp/package-lock.json changed) install Bun and the host into
+//     host-test/.omp/ from its own committed lock, into its own ignored node_modules, so the
+//     playground's `npm install` stays small. `npm install --no-save`, not `npm ci`: the host's
+//     natives for other platforms are not in the registry here, so the lock lacks those optional
+//     packages and `npm ci` refuses it as out of sync; --no-save keeps the lock as committed.
+//  2. Build extension/dist/seed-desk.js.
+//  3. Playground side of the differential (Node): the action scripts on the worker host.
+//  4. Under Bun: the behaviour checks and the real side of the differential (host-test/real.ts).
+//  5. Compare the two sides and the session files each wrote (Node).
+// Ends with one line "N passed, N failed"; exits non-zero on any failure.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeExtension } from './build-extension.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const OMP = join(root, 'host-test', '.omp');
+const BUN = join(OMP, 'node_modules', '.bin', 'bun');
+const STAMP = join(OMP, 'node_modules', '.installed-from-lock');
+const OUT = join(root, 'host-test', 'out');
+const TSX = join(root, 'node_modules', '.bin', 'tsx');
+
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options });
+  if (result.error) console.error(`Could not start ${command}: ${result.error.message}`);
+  return result.status ?? 1;
+}
+
+/** Bytes under a folder (what `du` would say, without depending on it). */
+function sizeOf(path) {
+  const stat = lstatSync(path, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (stat.isSymbolicLink() || !stat.isDirectory()) return stat.size;
+  return readdirSync(path).reduce((sum, name) => sum + sizeOf(join(path, name)), 0);
+}
+
+function lockHash() {
+  return createHash('sha256').update(readFileSync(join(OMP, 'package-lock.json'))).digest('hex');
+}
+
+/** Install into host-test/.omp unless the installed tree came from this very lock. */
+function ensureHost() {
+  const wanted = lockHash();
+  if (existsSync(BUN) && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === wanted) {
+    return { installed: false, ms: 0 };
+  }
+  console.log('Installing the real host into host-test/.omp (bun 1.4.5, @oh-my-pi/pi-coding-agent 18.2.3; about 1.5 min the first time)…');
+  const start = performance.now();
+  const status = run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: OMP });
+  const ms = performance.now() - start;
+  if (status !== 0 || !existsSync(BUN)) {
+    console.error(`The host could not be installed (npm install exited with ${status}); nothing was checked.`);
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  }
+  writeFileSync(STAMP, wanted);
+  return { installed: true, ms };
+}
+
+function readResults(file, stage) {
+  try {
+    return JSON.parse(readFileSync(join(OUT, file), 'utf8'));
+  } catch {
+    return [{ name: `${stage} wrote no results (${file})`, ok: false, detail: 'see its output above', ms: 0 }];
+  }
+}
+
+const total = performance.now();
+const install = ensureHost();
+const hostSize = sizeOf(join(OMP, 'node_modules'));
+const bunVersion = spawnSync(BUN, ['--version'], { encoding: 'utf8' }).stdout.trim();
+console.log(`Host: ${install.installed ? `installed in ${seconds(install.ms)}` : 'already installed'}; host-test/.omp/node_modules is ${(hostSize / 1e6).toFixed(0)} MB; Bun ${bunVersion}.`);
+
+const runStart = performance.now();
+rmSync(OUT, { recursive: true, force: true });
+const built = await writeExtension();
+console.log(`Built extension/dist/seed-desk.js (${(built.bytes / 1024).toFixed(1)} KiB).`);
+
+console.log('\nPlayground side (Node, worker host on fake-indexeddb)…');
+const playgroundExit = run(TSX, ['host-test/playground.ts', 'run']);
+
+console.log('\nReal host (Bun): behaviour checks and the real side of the differential…');
+// A home of its own: the host keeps logs, caches and its agent dir under HOME and
+// PI_CODING_AGENT_DIR, and the discovery check installs the extension there.
+const home = join(OUT, 'home');
+const realExit = run(BUN, ['host-test/real.ts'], { env: { ...process.env, HOME: home, PI_CODING_AGENT_DIR: join(home, '.omp', 'agent') } });
+
+console.log('\nComparing the playground and the real host (Node)…');
+const compareExit = run(TSX, ['host-test/playground.ts', 'compare']);
+
+const results = [...readResults('real.json', 'The Bun run'), ...readResults('compare.json', 'The comparison')];
+if (playgroundExit !== 0) results.push({ name: 'the playground side of the differential ran', ok: false, detail: `exit code ${playgroundExit}`, ms: 0 });
+// A crash after some checks passed still fails the run, even if no check line says so.
+if (realExit !== 0 && results.every((result) => result.ok)) results.push({ name: 'the Bun run exited cleanly', ok: false, detail: `exit code ${realExit}`, ms: 0 });
+if (compareExit !== 0 && results.every((result) => result.ok)) results.push({ name: 'the comparison exited cleanly', ok: false, detail: `exit code ${compareExit}`, ms: 0 });
+
+const passed = results.filter((result) => result.ok).length;
+const failed = results.length - passed;
+console.log('\nSummary');
+for (const result of results) console.log(`  ${result.ok ? 'PASS' : 'FAIL'}  ${result.name}`);
+console.log(`\nInstall: ${install.installed ? seconds(install.ms) : 'skipped (already installed)'}; host size ${(hostSize / 1e6).toFixed(0)} MB. Run: ${seconds(performance.now() - runStart)}. Total: ${seconds(performance.now() - total)}.`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 || passed === 0 ? 1 : 0);

@@ -1,0 +1,46 @@
+import '$domain/zodSetup';
+import * as z from 'zod/mini';
+
+/**
+ * One row of the session graph as the worker sends it (`graphLayout` in domain/journal/graphLayout.ts
+ * builds it; see the field comments there). Parsed on the page like every worker message. To be
+ * added to the protocol as the `graph` request's result:
+ * `graph: z.object({ rows: z.array(GraphRowSchema), leafId: z.nullable(z.string()) })`.
+ */
+export const GraphKindSchema = z.enum(['user', 'assistant', 'tool-result', 'seed-desk', 'label', 'extension', 'other']);
+export type GraphKind = z.infer<typeof GraphKindSchema>;
+
+// Plain numbers: 10k rows are parsed on the main thread, and every check costs there.
+const laneSchema = z.number();
+
+export const GraphDeskSchema = z.object({
+  revisionEntryId: z.string(),
+  changes: z.array(z.object({ text: z.string(), tone: z.enum(['added', 'removed', 'agent', 'none']) })),
+  corrupt: z.boolean(),
+  problem: z.nullable(z.string()),
+  corruptAbove: z.nullable(z.string()),
+});
+export type GraphDeskView = z.infer<typeof GraphDeskSchema>;
+
+export const GraphRowSchema = z.object({
+  id: z.string(),
+  parentId: z.nullable(z.string()),
+  lane: laneSchema,
+  parentLane: z.nullable(laneSchema),
+  parentRow: z.nullable(laneSchema),
+  edge: z.enum(['none', 'drawn', 'elided']),
+  up: z.boolean(),
+  down: z.boolean(),
+  forks: z.array(laneSchema),
+  through: z.array(laneSchema),
+  kind: GraphKindSchema,
+  text: z.string(),
+  onActivePath: z.boolean(),
+  isLeaf: z.boolean(),
+  label: z.nullable(z.string()),
+  desk: z.nullable(GraphDeskSchema),
+  level: z.number(),
+  posInSet: z.number(),
+  setSize: z.number(),
+});
+export type GraphRowView = z.infer<typeof GraphRowSchema>;
