@@ -20,6 +20,8 @@ const LESSON_COUNT = 6;
 for (const theme of ['light', 'dark'] as const) {
   for (let lesson = 1; lesson <= LESSON_COUNT; lesson++) {
     test(`axe finds no violations on lesson ${lesson}'s first and last step (${theme} theme)`, async ({ page }) => {
+      // Two full-page analyses take 15–25 s on 2 busy cores; the default 30 s left no room.
+      test.setTimeout(90_000);
       await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
       await openPlayground(page);
       await page.getByRole('radio', { name: theme }).check();
