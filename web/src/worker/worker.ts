@@ -1,7 +1,8 @@
 /// <reference lib="webworker" />
-import { asEntryId, asRevision, asSessionId, cryptoIdSource } from '$domain/ids';
+import { cryptoIdSource } from '$domain/ids';
 import { EntryBaseSchema, type JournalEntry } from '$domain/journal/entry';
-import { BROADCAST_CHANNEL, BroadcastSchema, RequestSchema, type Broadcast, type RequestBody, type WorkerMessage } from '../protocol/messages';
+import { BROADCAST_CHANNEL, BroadcastSchema, RequestSchema, type Broadcast, type WorkerMessage } from '../protocol/messages';
+import { handle } from './handlers';
 import { PlaygroundHost } from './host';
 import { JournalStore } from './store';
 
@@ -52,7 +53,7 @@ self.addEventListener('message', (event: MessageEvent<unknown>) => {
     let host: PlaygroundHost | null = null;
     try {
       host = await ready;
-      const result = await handle(host, id, body);
+      const result = await handle(host, body, { progress: (phase, done, total) => post({ kind: 'progress', id, phase, done, total }) });
       post({ kind: 'response', id, ok: true, result, view: host.view() });
     } catch (error) {
       post({ kind: 'response', id, ok: false, error: error instanceof Error ? error.message : String(error), view: host?.view() ?? null });
@@ -85,65 +86,4 @@ function announce(message: Broadcast): void {
 
 function post(message: WorkerMessage): void {
   self.postMessage(message);
-}
-
-async function handle(host: PlaygroundHost, id: number, body: RequestBody): Promise<unknown> {
-  switch (body.type) {
-    case 'hello':
-      return null;
-    case 'line':
-      return host.runLine(body.text, body.headless ?? false);
-    case 'toolCall':
-      return host.callTool(body.args, body.skipSchema);
-    case 'answerApproval':
-      return host.answerApproval(body.callId, body.approved);
-    case 'setApprovalPolicy':
-      host.setApprovalPolicy(body.policy);
-      return null;
-    case 'setApprovalMode':
-      host.setApprovalMode(body.mode);
-      return null;
-    case 'corruptDemo':
-      return host.appendCorruptSnapshot();
-    case 'commit':
-      return host.commitHumanChange(body.change, asRevision(body.expectedRevision));
-    case 'meanwhileReserve':
-      return host.meanwhileReserve(body.id, body.packets);
-    case 'stepBack':
-      host.stepBack();
-      return null;
-    case 'navigate':
-      host.navigate(asEntryId(body.entryId));
-      return null;
-    case 'reopen':
-      await host.reopen();
-      return null;
-    case 'setInteractive':
-      host.setInteractive(body.interactive);
-      return null;
-    case 'injectFault':
-      host.injectFault(body.fault);
-      return null;
-    case 'journal':
-      return host.journalLines(body.filter);
-    case 'sessions':
-      return host.listSessions();
-    case 'newSession':
-      await host.newSession();
-      return null;
-    case 'switchSession':
-      await host.switchSession(asSessionId(body.sessionId));
-      return null;
-    case 'forkSession':
-      await host.forkSession();
-      return null;
-    case 'exportSession':
-      return host.exportSession();
-    case 'importSession':
-      return host.importSession(body.file, (phase, done, total) => post({ kind: 'progress', id, phase, done, total }));
-    case 'tree':
-      return host.tree(body.filter);
-    case 'compare':
-      return host.compareWith(body.otherId === null ? null : asEntryId(body.otherId));
-  }
 }
