@@ -1,6 +1,6 @@
 /** Shared set-up for the browser benchmarks: build, serve, launch Chromium, stop everything. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chromium, type Browser } from 'playwright';
+import { chromium, type Browser, type Page } from 'playwright';
 import { ensureChromium } from '../scripts/find-chromium.mjs';
 
 export const APP_URL = 'http://127.0.0.1:4173/';
@@ -46,4 +46,42 @@ export async function withBrowser<T>(work: (browser: Browser) => Promise<T>, { s
       }
     }
   }
+}
+
+/** What scrolling a virtualised list cost: long tasks seen and the worst gap between frames. */
+export interface ScrollResult {
+  longestTaskMs: number;
+  longTasks: number;
+  worstFrameMs: number;
+  frames: number;
+}
+
+/** Scrolls the element matching `selector` from top to bottom, one viewport per frame. */
+export async function scrollCost(page: Page, selector: string): Promise<ScrollResult> {
+  // A string, not a function: tsx's name-keeping helper does not exist inside the page.
+  return page.evaluate<ScrollResult>(`(async () => {
+    const tasks = [];
+    const observer = new PerformanceObserver((list) => list.getEntries().forEach((entry) => tasks.push(entry.duration)));
+    observer.observe({ type: 'longtask', buffered: false });
+    const viewport = document.querySelector(${JSON.stringify(selector)});
+    if (!viewport) throw new Error('nothing matches ${selector.replace(/'/g, '')}');
+    let worst = 0;
+    let frames = 0;
+    let previous = performance.now();
+    await new Promise((resolve) => {
+      function step() {
+        const now = performance.now();
+        worst = Math.max(worst, now - previous);
+        previous = now;
+        frames++;
+        if (viewport.scrollTop + viewport.clientHeight >= viewport.scrollHeight - 1) return resolve();
+        viewport.scrollTop += viewport.clientHeight;
+        requestAnimationFrame(step);
+      }
+      requestAnimationFrame(step);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    observer.disconnect();
+    return { longestTaskMs: tasks.length ? Math.max(...tasks) : 0, longTasks: tasks.length, worstFrameMs: worst, frames };
+  })()`);
 }

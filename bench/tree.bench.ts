@@ -12,7 +12,7 @@ import { asEntryId, asSessionId, seededIdSource, type EntryId } from '../domain/
 import { customEntry, sessionHeader, userMessageEntry, type JournalEntry } from '../domain/journal/entry';
 import { toSessionJsonl } from '../domain/journal/exportJsonl';
 import { SEED_DESK_CUSTOM_TYPE } from '../domain/snapshot';
-import { APP_URL, withBrowser } from './browserKit';
+import { APP_URL, scrollCost, withBrowser } from './browserKit';
 import { printTable, saveFigures, type Figure } from './stats';
 
 const V1_FIXTURE = fileURLToPath(new URL('../fixtures/omp-large-session-v1.jsonl', import.meta.url));
@@ -58,43 +58,6 @@ async function importFile(page: Page, path: string, expectedEntries: number): Pr
   return { importMs: imports.at(-1)?.duration ?? Number.NaN, treeMs: trees[0]?.duration ?? Number.NaN };
 }
 
-/** Scrolls the tree from top to bottom, one viewport per frame, and reports the worst frame. */
-interface ScrollResult {
-  longestTaskMs: number;
-  longTasks: number;
-  worstFrameMs: number;
-  frames: number;
-}
-
-async function scrollTree(page: Page): Promise<ScrollResult> {
-  // A string, not a function: tsx's name-keeping helper does not exist inside the page.
-  return page.evaluate<ScrollResult>(`(async () => {
-    const tasks = [];
-    const observer = new PerformanceObserver((list) => list.getEntries().forEach((entry) => tasks.push(entry.duration)));
-    observer.observe({ type: 'longtask', buffered: false });
-    const viewport = document.querySelector('.tree-viewport');
-    if (!viewport) throw new Error('no tree viewport');
-    let worst = 0;
-    let frames = 0;
-    let previous = performance.now();
-    await new Promise((resolve) => {
-      function step() {
-        const now = performance.now();
-        worst = Math.max(worst, now - previous);
-        previous = now;
-        frames++;
-        if (viewport.scrollTop + viewport.clientHeight >= viewport.scrollHeight - 1) return resolve();
-        viewport.scrollTop += viewport.clientHeight;
-        requestAnimationFrame(step);
-      }
-      requestAnimationFrame(step);
-    });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    observer.disconnect();
-    return { longestTaskMs: tasks.length ? Math.max(...tasks) : 0, longTasks: tasks.length, worstFrameMs: worst, frames };
-  })()`);
-}
-
 async function reopen(page: Page): Promise<number> {
   await page.evaluate(() => performance.clearMeasures());
   await page.getByRole('button', { name: 'Reopen session' }).click();
@@ -125,7 +88,7 @@ async function main(): Promise<void> {
       const page = await ctx.newPage();
       const entries = readFileSync(path, 'utf8').split('\n').filter(Boolean).length - 1;
       const result = await importFile(page, path, entries);
-      const scroll = size <= 10_000 ? await scrollTree(page) : null;
+      const scroll = size <= 10_000 ? await scrollCost(page, '.tree-viewport') : null;
       const reopenMs = size === 100_000 ? await reopen(page) : Number.NaN;
       rows.push([
         `generated ${size.toLocaleString('en')} (${(statSync(path).size / 1e6).toFixed(1)} MB)`,

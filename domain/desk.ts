@@ -28,6 +28,21 @@ export interface Surface {
 
 export type Decision = { readonly ok: true; readonly snapshot: Snapshot } | { readonly ok: false; readonly refusal: Refusal };
 
+/** A change a human asks for through `/seeds`: a reservation, or the agent grant. */
+export type HumanChange =
+  | { readonly kind: 'reservation'; readonly action: ReservationAction; readonly id: string; readonly packets: number | string }
+  | { readonly kind: 'grant'; readonly enabled: boolean };
+
+/**
+ * A human change judged against `expectedRevision`: the rule both hosts apply before the dialog
+ * and again after it (the playground's worker and the OMP extension).
+ */
+export function decideHumanChange(state: BranchState, change: HumanChange, expectedRevision: string, surface: Surface): Decision {
+  return change.kind === 'grant'
+    ? decideGrant(state, { enabled: change.enabled, expectedRevision }, surface)
+    : decideReservation(state, { action: change.action, id: change.id, packets: change.packets, expectedRevision, actor: 'human' }, surface);
+}
+
 const refuse = (r: Refusal): Decision => ({ ok: false, refusal: r });
 
 export function corruptRefusal(state: Extract<BranchState, { ok: false }>): Refusal {

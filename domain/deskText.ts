@@ -1,4 +1,5 @@
 import { FIXTURE_FAMILIES } from './fixture';
+import type { HumanChange } from './desk';
 import type { Revision } from './ids';
 import type { DeskRow } from './snapshot';
 
@@ -23,4 +24,10 @@ export function statusText(rows: readonly DeskRow[], agentEnabled: boolean, revi
   const held = rows.filter((row) => row.reserved > 0).map((row) => `${row.reserved} ${row.id}`);
   const holding = held.length > 0 ? `holding ${held.join(', ')}` : 'nothing reserved';
   return `Seed desk: ${holding}; agent ${agentEnabled ? 'on' : 'off'}; revision ${revision}`;
+}
+
+/** The confirmation dialog's title for a human change: `Reserve 2 basil-genovese?`, `Switch the agent on?`. */
+export function changeTitle(change: HumanChange): string {
+  if (change.kind === 'grant') return change.enabled ? 'Switch the agent on?' : 'Switch the agent off?';
+  return `${change.action === 'reserve' ? 'Reserve' : 'Release'} ${change.packets} ${change.id}?`;
 }

@@ -1,6 +1,6 @@
 import { parseSeedsArgs, type SeedsCommand } from '../domain/command/parse';
-import { corruptRefusal, decideGrant, decideReservation, type Decision } from '../domain/desk';
-import { familyQuery, queryText } from '../domain/deskText';
+import { corruptRefusal, decideHumanChange, type Decision } from '../domain/desk';
+import { changeTitle, familyQuery, queryText } from '../domain/deskText';
 import { isFixtureId } from '../domain/fixture';
 import type { BranchState } from '../domain/reconstruct';
 import { refusalText, type Refusal } from '../domain/refusal';
@@ -38,11 +38,11 @@ export function seedsCommand(pi: ExtensionAPI) {
  */
 async function change(pi: ExtensionAPI, ctx: ExtensionContext, command: Change): Promise<void> {
   const before = readDesk(ctx);
-  const judge = (state: BranchState): Decision => decide(command, state, before.revision, ctx.hasUI);
+  const judge = (state: BranchState): Decision => decideHumanChange(state, command, before.revision, { interactive: ctx.hasUI });
   const first = judge(before);
   if (!first.ok) return refuse(ctx, first.refusal);
 
-  const confirmed = await ctx.ui.confirm(dialogTitle(command), dialogMessage(command, before));
+  const confirmed = await ctx.ui.confirm(changeTitle(command), dialogMessage(command, before));
   if (!confirmed) {
     ctx.ui.notify(`Cancelled: nothing was changed. The revision is still ${before.revision}.`, 'info');
     return;
@@ -53,19 +53,8 @@ async function change(pi: ExtensionAPI, ctx: ExtensionContext, command: Change):
   ctx.ui.notify(after.ok ? queryText(deskRows(after.snapshot), after.revision) : after.revision, 'info');
 }
 
-function decide(command: Change, state: BranchState, expectedRevision: string, interactive: boolean): Decision {
-  return command.kind === 'grant'
-    ? decideGrant(state, { enabled: command.enabled, expectedRevision }, { interactive })
-    : decideReservation(state, { action: command.action, id: command.id, packets: command.packets, expectedRevision, actor: 'human' }, { interactive });
-}
-
 function refuse(ctx: ExtensionContext, refusal: Refusal): void {
   ctx.ui.notify(refusalText(refusal), 'warning');
-}
-
-function dialogTitle(command: Change): string {
-  if (command.kind === 'grant') return command.enabled ? 'Switch the agent on?' : 'Switch the agent off?';
-  return `${command.action === 'reserve' ? 'Reserve' : 'Release'} ${command.packets} ${command.id}?`;
 }
 
 /** Only called once the first judgement passed: the id is a desk item and the count a whole number. */

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Page } from 'playwright';
 import { ensureChromium } from '../../scripts/find-chromium.mjs';
+import { scrollCost } from '../browserKit';
 import { median, printTable } from '../stats';
 
 const URL_BASE = 'http://127.0.0.1:4183/';
@@ -42,40 +43,6 @@ async function open(page: Page, query: string): Promise<void> {
 
 async function measure(page: Page, name: string): Promise<number> {
   return page.evaluate((n) => performance.getEntriesByName(n).at(-1)?.duration ?? Number.NaN, name);
-}
-
-interface ScrollResult {
-  longestTaskMs: number;
-  longTasks: number;
-  worstFrameMs: number;
-  frames: number;
-}
-
-/** One viewport per frame from top to bottom, as bench/tree.bench.ts scrolls the tree. */
-async function scrollGraph(page: Page): Promise<ScrollResult> {
-  return page.evaluate<ScrollResult>(`(async () => {
-    const tasks = [];
-    const observer = new PerformanceObserver((list) => list.getEntries().forEach((entry) => tasks.push(entry.duration)));
-    observer.observe({ type: 'longtask', buffered: false });
-    const viewport = document.querySelector('.graph-viewport');
-    if (!viewport) throw new Error('no graph viewport');
-    let worst = 0, frames = 0, previous = performance.now();
-    await new Promise((resolve) => {
-      function step() {
-        const now = performance.now();
-        worst = Math.max(worst, now - previous);
-        previous = now;
-        frames++;
-        if (viewport.scrollTop + viewport.clientHeight >= viewport.scrollHeight - 1) return resolve();
-        viewport.scrollTop += viewport.clientHeight;
-        requestAnimationFrame(step);
-      }
-      requestAnimationFrame(step);
-    });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    observer.disconnect();
-    return { longestTaskMs: tasks.length ? Math.max(...tasks) : 0, longTasks: tasks.length, worstFrameMs: worst, frames };
-  })()`);
 }
 
 async function checkInteractions(page: Page): Promise<void> {
@@ -163,7 +130,7 @@ async function main(): Promise<void> {
           parses = [...parses, await measure(page, 'graph:parse')];
           domRows = await page.locator('[role="treeitem"]').count();
         }
-        const scroll = await scrollGraph(page);
+        const scroll = await scrollCost(page, '.graph-viewport');
         figures[variant].longest.push(scroll.longestTaskMs);
         figures[variant].long.push(scroll.longTasks);
       }

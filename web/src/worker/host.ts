@@ -1,6 +1,6 @@
 import { parseSeedsArgs, splitSlashCommand, type SeedsCommand } from '$domain/command/parse';
-import { corruptRefusal, decideGrant, decideReservation, type Decision } from '$domain/desk';
-import { familyQuery, queryText, statusText } from '$domain/deskText';
+import { corruptRefusal, decideHumanChange, decideReservation } from '$domain/desk';
+import { changeTitle, familyQuery, queryText, statusText } from '$domain/deskText';
 import { freshEntryId, type EntryId, type IdSource, type Revision, type SessionId } from '$domain/ids';
 import { assistantMessageEntry, customEntry, entryText, entryTypeOf, isSeedDeskEntry, messageRole, sessionFileName, sessionHeader, toolResultEntry, userMessageEntry, type JournalEntry } from '$domain/journal/entry';
 import { planSeedDeskCall, type ToolResult } from '$domain/tool/seedDeskTool';
@@ -13,9 +13,8 @@ import { SessionJournal } from '$domain/journal/journal';
 import type { BranchState } from '$domain/reconstruct';
 import { refusalText, type Refusal } from '$domain/refusal';
 import { deskRows, EMPTY_SNAPSHOT, SEED_DESK_CUSTOM_TYPE, type Snapshot } from '$domain/snapshot';
-import { CHANGED_EVENT, type DeskChange, type EventLogItem, type HostView, type ImportReport, type LineOutcome, type CommitOutcomeView, type BranchItem, type SessionSummary, type ToolCallOutcome } from '../protocol/messages';
+import { CHANGED_EVENT, type DeskChange, type EventLogItem, type HostView, type ImportReport, type LeafBehind, type LineOutcome, type CommitOutcomeView, type BranchItem, type SessionSummary, type ToolCallOutcome } from '../protocol/messages';
 import { leafReturnNotice } from '../protocol/leafNotice';
-import type { LeafBehind } from '../protocol/messages';
 import { DEFAULT_APPROVAL_MODE, type ApprovalMode, type ApprovalResolution } from './approval';
 import { DENIED_BY_USER, gateToolCall, type ApprovalPolicy } from './toolGate';
 import { JournalStore, StorageFailure, type StoreFault } from './store';
@@ -166,7 +165,7 @@ export class PlaygroundHost {
 
   /** Before the dialog: refuse what can already be refused, else describe what will change. */
   private prepare(change: DeskChange, state: BranchState): LineOutcome {
-    const decision = decideChange(change, state, state.revision, this.interactive);
+    const decision = decideHumanChange(state, change, state.revision, { interactive: this.interactive });
     return decision.ok ? this.confirmation(change, state) : this.refused(decision.refusal);
   }
 
@@ -175,7 +174,7 @@ export class PlaygroundHost {
       kind: 'confirm',
       change,
       revision: state.revision,
-      title: change.kind === 'grant' ? (change.enabled ? 'Switch the agent on?' : 'Switch the agent off?') : `${capitalize(change.action)} ${change.packets} ${change.id}?`,
+      title: changeTitle(change),
       message: describeChange(change, state),
     };
   }
@@ -195,7 +194,7 @@ export class PlaygroundHost {
       leafId,
       this.journal.state(leafId),
       (state) => {
-        const decision = decideChange(change, state, expectedRevision, this.interactive);
+        const decision = decideHumanChange(state, change, expectedRevision, { interactive: this.interactive });
         return decision.ok ? { snapshot: decision.snapshot } : { reason: decision.refusal };
       },
       reason,
@@ -670,12 +669,6 @@ function errorToolResult(message: string): ToolResult {
 
 function errorResult(message: string): ToolResult & { isError: boolean } {
   return { ...errorToolResult(message), isError: true };
-}
-
-function decideChange(change: DeskChange, state: BranchState, expectedRevision: string, interactive: boolean): Decision {
-  return change.kind === 'grant'
-    ? decideGrant(state, { enabled: change.enabled, expectedRevision }, { interactive })
-    : decideReservation(state, { action: change.action, id: change.id, packets: change.packets, expectedRevision, actor: 'human' }, { interactive });
 }
 
 function describeChange(change: DeskChange, state: BranchState): string {
