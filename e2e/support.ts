@@ -98,3 +98,12 @@ export async function branchFromItem(page: Page, text: string | RegExp): Promise
 export async function revisionText(page: Page): Promise<string> {
   return (await page.getByLabel('Revision', { exact: true }).textContent()) ?? '';
 }
+
+/** Opens a tab of the Tools tablist (its panel loads on first open); nothing to do where there is no tablist. */
+export async function openTool(page: Page, name: string): Promise<void> {
+  const tools = page.getByRole('tablist', { name: 'Tools' });
+  if ((await tools.count()) === 0) return;
+  const tab = tools.getByRole('tab', { name, exact: true });
+  if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click();
+  await expect(tab).toHaveAttribute('aria-selected', 'true');
+}

@@ -7,7 +7,7 @@ const SETTLE_TIMEOUT = 10_000;
 /** The revisions tool results returned, newest last, without repeats in a row. */
 function toolRevisions(playground: Playground): string[] {
   const revisions: string[] = [];
-  for (const fact of playground.facts) {
+  for (const fact of playground.facts.facts) {
     if (fact.kind !== 'tool' || fact.outcome.kind !== 'result') continue;
     const revision = fact.outcome.details?.revision;
     if (revision && revisions.at(-1) !== revision) revisions.push(revision);
@@ -23,7 +23,7 @@ function fillPlaceholders(args: Record<string, unknown>, playground: Playground)
 }
 
 async function dialogSettled(playground: Playground): Promise<void> {
-  await waitFor(playground.confirmation, (snapshot) => !['reading', 'committing'].includes(String(snapshot.value)), { timeout: SETTLE_TIMEOUT });
+  await waitFor(playground.command.confirmation, (snapshot) => !['reading', 'committing'].includes(String(snapshot.value)), { timeout: SETTLE_TIMEOUT });
 }
 
 /**
@@ -33,86 +33,75 @@ async function dialogSettled(playground: Playground): Promise<void> {
 export async function perform(playground: Playground, action: LessonAction): Promise<void> {
   switch (action.do) {
     case 'line':
-      await playground.runLine(action.text);
+      await playground.command.runLine(action.text);
       if (isHumanMutation(action.text)) await dialogSettled(playground);
       return;
     case 'confirm':
     case 'cancel':
-      await waitFor(playground.confirmation, (snapshot) => snapshot.value === 'open', { timeout: SETTLE_TIMEOUT });
-      if (action.do === 'confirm') playground.confirm();
-      else playground.cancel();
+      await waitFor(playground.command.confirmation, (snapshot) => snapshot.value === 'open', { timeout: SETTLE_TIMEOUT });
+      if (action.do === 'confirm') playground.command.confirm();
+      else playground.command.cancel();
       await dialogSettled(playground);
       return;
     case 'meanwhile-reserve':
-      await playground.meanwhileReserve(MEANWHILE_ITEM, 1);
+      await playground.command.meanwhileReserve(MEANWHILE_ITEM, 1);
       return;
     case 'meanwhile-step-back':
-      await playground.stepBack();
+      await playground.command.stepBack();
       return;
     case 'step-back':
-      await playground.stepBack(STEP_BACK_PAST_INVALID, 'navigated');
+      await playground.command.stepBack(STEP_BACK_PAST_INVALID, 'navigated');
       return;
     case 'corrupt-demo':
-      await playground.corruptDemo();
+      await playground.command.corruptDemo();
       return;
     case 'tool':
-      await playground.callTool(JSON.stringify(fillPlaceholders(action.args, playground)), false);
+      await playground.tool.call(JSON.stringify(fillPlaceholders(action.args, playground)), false);
       return;
     case 'approve':
     case 'deny':
-      await waitFor(playground.approvalActor, (snapshot) => snapshot.value === 'prompting', { timeout: SETTLE_TIMEOUT });
-      playground.answerApproval(action.do === 'approve');
-      await waitFor(playground.approvalActor, (snapshot) => snapshot.value === 'idle', { timeout: SETTLE_TIMEOUT });
+      await waitFor(playground.tool.approvalActor, (snapshot) => snapshot.value === 'prompting', { timeout: SETTLE_TIMEOUT });
+      playground.tool.answerApproval(action.do === 'approve');
+      await waitFor(playground.tool.approvalActor, (snapshot) => snapshot.value === 'idle', { timeout: SETTLE_TIMEOUT });
       return;
     case 'policy':
-      await playground.setApprovalPolicy(action.value);
+      await playground.tool.setApprovalPolicy(action.value);
       return;
     case 'approval-mode':
-      await playground.setApprovalMode(action.value);
+      await playground.tool.setApprovalMode(action.value);
       return;
     case 'interactive':
-      await playground.setInteractive(action.value);
+      await playground.tool.setInteractive(action.value);
       return;
     case 'filter-journal':
-      await playground.setJournalFilter(action.text);
+      await playground.journal.show(action.text);
       return;
     case 'reopen':
-      await playground.reopen();
+      await playground.sessions.reopen();
       return;
-    case 'branch-from': {
-      const row = (await playground.allTreeRows()).find((candidate) => candidate.text.includes(action.text));
-      if (!row) throw new Error(`No entry in the session tree shows "${action.text}".`);
-      await playground.branchFrom(row.id);
+    case 'branch-from':
+      await playground.tree.branchFrom({ by: 'text', text: action.text });
       return;
-    }
-    case 'branch-before-last-reservation': {
-      const rows = await playground.allTreeRows();
-      const last = [...rows].reverse().find((row) => row.isSeedDesk && row.onActivePath);
-      if (!last?.parentId) throw new Error('There is no reservation on this branch to go back before.');
-      await playground.branchFrom(last.parentId);
+    case 'branch-before-last-reservation':
+      await playground.tree.branchFrom({ by: 'before-last-reservation' });
       return;
-    }
-    case 'compare-with-other-branch': {
-      const rows = await playground.allTreeRows();
-      const other = [...rows].reverse().find((row) => row.isSeedDesk && !row.onActivePath);
-      if (!other) throw new Error('There is no seed desk entry on another branch to compare with.');
-      await playground.compare(other.id);
+    case 'compare-with-other-branch':
+      await playground.tree.compare({ by: 'newest-off-branch' });
       return;
-    }
     case 'try-other-revision':
       await playground.tryOtherRevision();
       return;
     case 'new-session':
-      await playground.newSession();
+      await playground.sessions.newSession();
       return;
     case 'twin-tab':
-      await playground.runTwinTab();
+      await playground.closing.runTwinTab();
       return;
     case 'fail-next-write':
-      await playground.failNextWrite('abort');
+      await playground.sessions.failNextWrite('abort');
       return;
     case 'closing-answer':
-      playground.answerClosingQuestion(action.value);
+      playground.closing.give(action.value);
       return;
   }
 }

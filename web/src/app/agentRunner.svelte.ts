@@ -64,7 +64,7 @@ export class AgentRunner {
         this.summary = `Stopped after ${MAX_CALLS} calls: the agent did not finish on its own.`;
         return;
       }
-      const outcome = await this.settle(await this.playground.callTool(JSON.stringify(next.args), false));
+      const outcome = await this.settle(await this.playground.tool.call(JSON.stringify(next.args), false));
       this.turns = [...this.turns, { index: this.turns.length + 1, thought: next.thought, args: next.args, outcome }];
       this.pending = this.agent.next(observe(outcome));
       if (this.pending.kind === 'done') this.summary = this.pending.summary;
@@ -85,7 +85,7 @@ export class AgentRunner {
   private async settle(outcome: ToolCallOutcome): Promise<ToolCallOutcome> {
     if (outcome.kind !== 'approval') return outcome;
     return new Promise((resolve) => {
-      const subscription = this.playground.approvalActor.subscribe((snapshot) => {
+      const subscription = this.playground.tool.approvalActor.subscribe((snapshot) => {
         if (snapshot.value === 'idle' && snapshot.context.outcome && snapshot.context.callId === outcome.callId) {
           subscription.unsubscribe();
           resolve(snapshot.context.outcome);

@@ -1,4 +1,6 @@
-import { isRefusalCode, type RefusalCode } from '$domain/refusal';
+import { asEntryId, asSessionId } from '$domain/ids';
+import type { RefusalCode } from '$domain/refusal';
+import { revisionOf } from '$domain/revision';
 import type { HostView } from '../protocol/messages';
 import type { Playground } from './playground.svelte';
 
@@ -20,15 +22,11 @@ export interface RefusalDemo {
 
 const counts = (view: HostView | null): Counts => ({ seedDeskEntries: view?.seedDeskEntryCount ?? 0, journalEntries: view?.entryCount ?? 0 });
 
-function codeIn(text: string): RefusalCode | null {
-  const code = /Refused \(([a-z-]+)\)/.exec(text)?.[1];
-  return isRefusalCode(code) ? code : null;
-}
-
-/** An old revision of this session that cannot be the current one. */
+/** An old revision of this session that cannot be the current one (built by the domain's own rule). */
 function staleRevision(view: HostView): string {
-  const root = `${view.sessionId}:root`;
-  return view.revision === root ? `${view.sessionId}:0ld0ld00` : root;
+  const sessionId = asSessionId(view.sessionId);
+  const root = revisionOf(sessionId, null);
+  return view.revision === root ? revisionOf(sessionId, asEntryId('0ld0ld00')) : root;
 }
 
 /**
@@ -41,17 +39,20 @@ export async function tryRefusal(playground: Playground, code: RefusalCode): Pro
   const attempts: string[] = [];
   let met: RefusalCode | null = null;
   let note: string | null = null;
-  const record = (label: string, text: string) => {
+  // The code comes from the answer's data (the tool's details, the line's or the commit's outcome), never from its text.
+  const record = (label: string, text: string, code: RefusalCode | null) => {
     attempts.push(`${label}\n${text}`);
-    met = met ?? codeIn(text);
+    met = met ?? code;
   };
   const tool = async (args: Record<string, unknown>) => {
-    const outcome = await playground.callTool(JSON.stringify(args), false);
-    record(`seed_desk ${JSON.stringify(args)}`, outcome.kind === 'result' || outcome.kind === 'failed' ? outcome.text : 'waiting for host approval');
+    const outcome = await playground.tool.call(JSON.stringify(args), false);
+    const code = outcome.kind === 'result' ? (outcome.details?.code ?? null) : null;
+    record(`seed_desk ${JSON.stringify(args)}`, outcome.kind === 'result' || outcome.kind === 'failed' ? outcome.text : 'waiting for host approval', code);
   };
   const line = async (text: string, headless = false) => {
-    const outcome = await playground.probeLine(text, headless);
-    record(`${headless ? '(headless) ' : ''}${text}`, outcome.kind === 'confirm' ? 'Not refused: this would open a confirmation. Nothing was appended.' : outcome.text);
+    const outcome = await playground.command.probeLine(text, headless);
+    const shown = outcome.kind === 'confirm' ? 'Not refused: this would open a confirmation. Nothing was appended.' : outcome.text;
+    record(`${headless ? '(headless) ' : ''}${text}`, shown, outcome.kind === 'refused' ? outcome.code : null);
   };
   if (!view) return { code, met, attempts, before, after: before, note: 'The journal is not open yet.' };
   const agentOn = view.agentEnabled;
@@ -65,8 +66,8 @@ export async function tryRefusal(playground: Playground, code: RefusalCode): Pro
     case 'stale-revision':
       if (agentOn) await tool({ op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: staleRevision(view) });
       else {
-        const outcome = await playground.probeCommit({ kind: 'reservation', action: 'reserve', id: 'bean-scarlet', packets: 1 }, staleRevision(view));
-        record(`Confirm a reservation decided on ${staleRevision(view)}`, outcome.message);
+        const outcome = await playground.command.probeCommit({ kind: 'reservation', action: 'reserve', id: 'bean-scarlet', packets: 1 }, staleRevision(view));
+        record(`Confirm a reservation decided on ${staleRevision(view)}`, outcome.message, outcome.kind === 'refused' ? outcome.code : null);
       }
       break;
     case 'invalid-target':
@@ -85,7 +86,7 @@ export async function tryRefusal(playground: Playground, code: RefusalCode): Pro
       await line(`/seeds release bean-scarlet ${(rowOf('bean-scarlet')?.reserved ?? 0) + 1}`);
       break;
     case 'corrupt-state':
-      await playground.corruptDemo();
+      await playground.command.corruptDemo();
       // The demo's own invalid entry is the set-up; the counts cover the refused call only.
       before = counts(playground.view);
       await line('/seeds query');

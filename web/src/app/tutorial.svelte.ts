@@ -59,11 +59,11 @@ export class Tutorial {
     if (!view) return null;
     return {
       view,
-      facts: this.playground.facts.filter((fact) => fact.seq >= this.stepStart),
-      journalFilter: this.playground.journalFilter,
-      comparison: this.playground.comparison,
-      treeRows: this.playground.tree.rows,
-      sessionCount: this.playground.sessions.length,
+      facts: this.playground.facts.facts.filter((fact) => fact.seq >= this.stepStart),
+      branch: this.playground.conversation.items,
+      events: this.playground.events.items,
+      journalFilter: this.playground.journal.filter,
+      comparison: this.playground.tree.comparison,
     };
   }
 
@@ -86,7 +86,7 @@ export class Tutorial {
 
   goTo(position: Position): void {
     this.position = position;
-    this.stepStart = this.playground.nextFactSeq;
+    this.stepStart = this.playground.facts.nextSeq;
     this.runError = null;
     if (location.hash !== stepHash(position)) history.replaceState(null, '', stepHash(position));
   }
@@ -131,7 +131,7 @@ export class Tutorial {
       const earlier = this.lesson.steps.slice(0, step).flatMap((item) => item.doItForMe);
       await this.run([{ do: 'new-session' }, ...this.lesson.setup, ...earlier]);
       if (this.runError) return;
-      this.stepStart = this.playground.nextFactSeq;
+      this.stepStart = this.playground.facts.nextSeq;
     }
     await this.run(this.step.doItForMe);
     if (!this.runError) this.readyFor = { lesson, step: step + 1 };

@@ -1,41 +1,32 @@
-import { ResultSchemas, WorkerMessageSchema, type HostView, type RequestBody, type RequestType, type ResultOf } from '../protocol/messages';
+import { ResultSchemas, WorkerMessageSchema, type Changes, type RequestBody, type RequestType, type ResultOf } from '../protocol/messages';
 
-export interface Answer<T extends RequestType> {
-  readonly result: ResultOf<T>;
-  readonly view: HostView;
-}
+/** Why changes arrived: the answer to this page's request, or a push (another tab, the session list, lost storage). */
+export type ChangeCause = 'answer' | 'foreign' | 'sessions' | 'lost';
 
-export class WorkerError extends Error {
-  constructor(
-    message: string,
-    readonly view: HostView | null,
-  ) {
-    super(message);
-  }
-}
+export class WorkerError extends Error {}
 
 /**
- * Typed request/response over postMessage. Replies are parsed with the same schemas the worker
- * uses, so nothing unchecked crosses the boundary in either direction.
+ * Typed request/response over postMessage: one message per request. Every answer's changes are
+ * handed to `onChanges` before its promise settles, so code after `await request(…)` sees the page's
+ * state already updated. Replies are parsed once, here, with the schemas the worker answers by.
  */
 export class WorkerClient {
   private nextId = 1;
-  /** A view the worker pushed on its own (another tab appended, or the sessions changed). */
-  onPush: ((view: HostView, reason: 'foreign' | 'sessions' | 'lost') => void) | null = null;
+  onChanges: ((changes: Changes, cause: ChangeCause) => void) | null = null;
   onNotice: ((text: string) => void) | null = null;
   private readonly progress = new Map<number, (phase: string, done: number, total: number) => void>();
-  private readonly pending = new Map<number, { type: RequestType; resolve: (answer: Answer<RequestType>) => void; reject: (error: Error) => void }>();
+  private readonly pending = new Map<number, { type: RequestType; resolve: (result: unknown) => void; reject: (error: Error) => void }>();
 
   constructor(private readonly worker: Worker) {
     worker.addEventListener('message', (event: MessageEvent<unknown>) => this.receive(event.data));
     worker.addEventListener('error', (event) => this.failAll(`The worker stopped: ${event.message || 'unknown error'}`));
   }
 
-  request<T extends RequestType>(body: Extract<RequestBody, { type: T }>, onProgress?: (phase: string, done: number, total: number) => void): Promise<Answer<T>> {
+  request<T extends RequestType>(body: Extract<RequestBody, { type: T }>, onProgress?: (phase: string, done: number, total: number) => void): Promise<ResultOf<T>> {
     const id = this.nextId++;
     if (onProgress) this.progress.set(id, onProgress);
-    return new Promise<Answer<T>>((resolve, reject) => {
-      this.pending.set(id, { type: body.type, resolve: resolve as (answer: Answer<RequestType>) => void, reject });
+    return new Promise<ResultOf<T>>((resolve, reject) => {
+      this.pending.set(id, { type: body.type, resolve: resolve as (result: unknown) => void, reject });
       this.worker.postMessage({ id, body });
     });
   }
@@ -51,37 +42,39 @@ export class WorkerClient {
       this.failAll(`The worker sent a message this page cannot read: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
       return;
     }
-    const response = parsed.data;
-    if (response.kind === 'push') {
-      this.onPush?.(response.view, response.reason);
-      return;
+    const message = parsed.data;
+    switch (message.kind) {
+      case 'push':
+        this.onChanges?.(message.changes, message.reason);
+        return;
+      case 'notice':
+        this.onNotice?.(message.text);
+        return;
+      case 'progress':
+        this.progress.get(message.id)?.(message.phase, message.done, message.total);
+        return;
+      case 'response':
+        break;
     }
-    if (response.kind === 'notice') {
-      this.onNotice?.(response.text);
-      return;
-    }
-    if (response.kind === 'progress') {
-      this.progress.get(response.id)?.(response.phase, response.done, response.total);
-      return;
-    }
-    const waiting = this.pending.get(response.id);
+    const waiting = this.pending.get(message.id);
     if (!waiting) return;
-    this.pending.delete(response.id);
-    this.progress.delete(response.id);
-    if (!response.ok) {
-      waiting.reject(new WorkerError(response.error, response.view));
+    this.pending.delete(message.id);
+    this.progress.delete(message.id);
+    if (message.changes) this.onChanges?.(message.changes, 'answer');
+    if (!message.ok) {
+      waiting.reject(new WorkerError(message.error));
       return;
     }
-    const result = ResultSchemas[waiting.type].safeParse(response.result);
+    const result = ResultSchemas[waiting.type].safeParse(message.result);
     if (!result.success) {
-      waiting.reject(new WorkerError(`The worker's answer to "${waiting.type}" is malformed: ${result.error.issues[0]?.message ?? 'invalid'}`, response.view));
+      waiting.reject(new WorkerError(`The worker's answer to "${waiting.type}" is malformed: ${result.error.issues[0]?.message ?? 'invalid'}`));
       return;
     }
-    waiting.resolve({ result: result.data, view: response.view });
+    waiting.resolve(result.data);
   }
 
   private failAll(message: string): void {
-    for (const waiting of this.pending.values()) waiting.reject(new WorkerError(message, null));
+    for (const waiting of this.pending.values()) waiting.reject(new WorkerError(message));
     this.pending.clear();
   }
 }

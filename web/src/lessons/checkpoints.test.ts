@@ -27,12 +27,19 @@ function deskRows(held: Held): HostView['rows'] {
   });
 }
 
-/** A complete HostView: every field filled, overridable. */
-function hostView(over: Partial<HostView> & { held?: Held } = {}): HostView {
-  const { held = {}, ...rest } = over;
+/** What the page shows: the host view, the conversation (branch) and the event log beside it. */
+interface Page {
+  readonly view: HostView;
+  readonly branch: readonly BranchItem[];
+  readonly events: readonly EventLogItem[];
+}
+
+/** A complete HostView, every field filled and overridable, with the conversation and events the page holds. */
+function page(over: Partial<HostView> & { held?: Held; branch?: readonly BranchItem[]; events?: readonly EventLogItem[] } = {}): Page {
+  const { held = {}, branch = [], events = [], ...rest } = over;
   const revision = rest.revision ?? R0;
   const agentEnabled = rest.agentEnabled ?? false;
-  return {
+  const view: HostView = {
     sessionId: SESSION,
     entryCount: 0,
     leafId: null,
@@ -51,20 +58,20 @@ function hostView(over: Partial<HostView> & { held?: Held } = {}): HostView {
     hostFileWritten: false,
     pendingApproval: null,
     seedDeskEntryCount: 0,
-    branch: [],
-    events: [],
     ...rest,
   };
+  return { view, branch, events };
 }
 
-function observe(parts: { view?: HostView; facts?: Fact[]; journalFilter?: string; comparison?: ComparisonView | null } = {}): Observed {
+function observe(parts: { page?: Page; facts?: Fact[]; journalFilter?: string; comparison?: ComparisonView | null } = {}): Observed {
+  const shown = parts.page ?? page();
   return {
-    view: parts.view ?? hostView(),
+    view: shown.view,
+    branch: shown.branch,
+    events: shown.events,
     facts: (parts.facts ?? []).map((fact, index) => ({ ...fact, seq: index + 1 })),
     journalFilter: parts.journalFilter ?? '',
     comparison: parts.comparison ?? null,
-    treeRows: [],
-    sessionCount: 1,
   };
 }
 
@@ -81,10 +88,20 @@ const GREW = { before: 1, after: 2 } as const;
 const refused = (code: string, via: 'dialog' | 'line' | 'compare', deskEntries: { before: number; after: number } = SAME): Fact => ({ kind: 'refused', code, via, deskEntries });
 const reopened = (from: string | null, to: string | null, behind: { navigated: boolean; foreignEntryId: string | null } | null = null): Fact => ({ kind: 'reopened', from, to, behind });
 
-/** A `/seeds query` answer, in the host's exact text format. */
+/** A `/seeds query` answer: the host's exact text, and what it listed as data. */
 function answer(revision: string, held: Held = {}): Fact {
-  const lines = deskRows(held).map((row) => `${row.id}: ${row.available} available, ${row.reserved} reserved`);
-  return { kind: 'answer', text: [...lines, `revision: ${revision}`].join('\n') };
+  const rows = deskRows(held);
+  const lines = rows.map((row) => `${row.id}: ${row.available} available, ${row.reserved} reserved`);
+  return {
+    kind: 'answer',
+    text: [...lines, `revision: ${revision}`].join('\n'),
+    query: { revision, rows: rows.map((row) => ({ id: row.id, available: row.available, reserved: row.reserved })) },
+  };
+}
+
+/** `/seeds query <family>` for a family with no items: an answer that lists nothing. */
+function emptyFamilyAnswer(revision: string, family: string): Fact {
+  return { kind: 'answer', text: `No item has the family "${family}". Families: basil, bean, marigold.\nrevision: ${revision}`, query: { revision, rows: [] } };
 }
 
 function domain(details: ToolDetailsView): ToolCallOutcome {
@@ -143,7 +160,8 @@ const CASES: Record<string, Case> = {
     pass: observe({ facts: [answer(R0)] }),
     wrong: [
       { name: 'typed "query" without the slash', observed: observe({ facts: [{ kind: 'said', text: 'seeds query' }] }), says: /slash/ },
-      { name: 'queried, then the desk changed', observed: observe({ view: hostView({ revision: R1, held: { 'basil-genovese': 1 } }), facts: [answer(R0)] }), says: /changed after your query/ },
+      { name: 'queried a family that has no items', observed: observe({ facts: [emptyFamilyAnswer(R0, 'tomato')] }), says: /that family has no items/ },
+      { name: 'queried, then the desk changed', observed: observe({ page: page({ revision: R1, held: { 'basil-genovese': 1 } }), facts: [answer(R0)] }), says: /changed after your query/ },
     ],
   },
   'cancel-before-commit': {
@@ -151,150 +169,150 @@ const CASES: Record<string, Case> = {
     wrong: [
       {
         name: 'confirmed instead of cancelling',
-        observed: observe({ view: hostView({ revision: R1, held: { 'basil-genovese': 2 } }), facts: [opened(reserve('basil-genovese', 2)), committed(reserve('basil-genovese', 2))] }),
+        observed: observe({ page: page({ revision: R1, held: { 'basil-genovese': 2 } }), facts: [opened(reserve('basil-genovese', 2)), committed(reserve('basil-genovese', 2))] }),
         says: /you confirmed/,
       },
       { name: 'left the dialog open', observed: observe({ facts: [opened(reserve('basil-genovese', 2))] }), says: /open and waiting. Press Cancel/ },
     ],
   },
   'confirm-reservation': {
-    pass: observe({ view: hostView({ revision: R1, held: { 'basil-genovese': 2 } }), facts: [opened(reserve('basil-genovese', 2)), committed(reserve('basil-genovese', 2))] }),
+    pass: observe({ page: page({ revision: R1, held: { 'basil-genovese': 2 } }), facts: [opened(reserve('basil-genovese', 2)), committed(reserve('basil-genovese', 2))] }),
     wrong: [
       { name: 'cancelled again', observed: observe({ facts: [opened(reserve('basil-genovese', 2)), cancelled(reserve('basil-genovese', 2))] }), says: /cancelled, so basil still shows 0 reserved — run it again and press Confirm/ },
       {
         name: 'reserved 3 instead of 2',
-        observed: observe({ view: hostView({ revision: R1, held: { 'basil-genovese': 3 } }), facts: [opened(reserve('basil-genovese', 3)), committed(reserve('basil-genovese', 3))] }),
+        observed: observe({ page: page({ revision: R1, held: { 'basil-genovese': 3 } }), facts: [opened(reserve('basil-genovese', 3)), committed(reserve('basil-genovese', 3))] }),
         says: /expects 2 reserved/,
       },
     ],
   },
   'race-refused': {
     pass: observe({
-      view: hostView({ revision: R0, leafId: null, transientLeaf: true }),
+      page: page({ revision: R0, leafId: null, transientLeaf: true }),
       facts: [opened(reserve('bean-scarlet', 2)), { kind: 'meanwhile', what: 'step-back' }, refused('stale-revision', 'dialog')],
     }),
     wrong: [
       {
         name: 'confirmed with nothing in between',
-        observed: observe({ view: hostView({ revision: R2, held: { 'basil-genovese': 2, 'bean-scarlet': 2 } }), facts: [opened(reserve('bean-scarlet', 2)), committed(reserve('bean-scarlet', 2))] }),
+        observed: observe({ page: page({ revision: R2, held: { 'basil-genovese': 2, 'bean-scarlet': 2 } }), facts: [opened(reserve('bean-scarlet', 2)), committed(reserve('bean-scarlet', 2))] }),
         says: /went through/,
       },
-      { name: 'pressed Meanwhile but never confirmed', observed: observe({ view: hostView({ revision: R0 }), facts: [opened(reserve('bean-scarlet', 2)), { kind: 'meanwhile', what: 'step-back' }] }), says: /press Confirm/ },
+      { name: 'pressed Meanwhile but never confirmed', observed: observe({ page: page({ revision: R0 }), facts: [opened(reserve('bean-scarlet', 2)), { kind: 'meanwhile', what: 'step-back' }] }), says: /press Confirm/ },
       {
         name: 'reserved basil meanwhile (the race must leave basil alone)',
         observed: observe({
-          view: hostView({ revision: R2, held: { 'basil-genovese': 3 } }),
+          page: page({ revision: R2, held: { 'basil-genovese': 3 } }),
           facts: [opened(reserve('bean-scarlet', 2)), { kind: 'meanwhile', what: 'reserve' }, committed(reserve('basil-genovese', 1), 'meanwhile'), refused('stale-revision', 'dialog')],
         }),
         says: /leave basil alone/,
       },
       {
         name: 'refused, but the journal gained a seed desk entry meanwhile in the same attempt',
-        observed: observe({ view: hostView({ revision: R0 }), facts: [opened(reserve('bean-scarlet', 2)), { kind: 'meanwhile', what: 'step-back' }, refused('stale-revision', 'dialog', GREW)] }),
+        observed: observe({ page: page({ revision: R0 }), facts: [opened(reserve('bean-scarlet', 2)), { kind: 'meanwhile', what: 'step-back' }, refused('stale-revision', 'dialog', GREW)] }),
         says: /went from 1 to 2/,
       },
     ],
   },
   'basil-exercise': {
     pass: observe({
-      view: hostView({ revision: R2, held: { 'basil-genovese': 2 } }),
+      page: page({ revision: R2, held: { 'basil-genovese': 2 } }),
       facts: [opened(reserve('basil-genovese', 2)), committed(reserve('basil-genovese', 2)), opened(release('basil-genovese', 1)), cancelled(release('basil-genovese', 1))],
     }),
     wrong: [
       {
         name: 'confirmed the release',
         observed: observe({
-          view: hostView({ revision: R3, held: { 'basil-genovese': 1 } }),
+          page: page({ revision: R3, held: { 'basil-genovese': 1 } }),
           facts: [committed(reserve('basil-genovese', 2)), opened(release('basil-genovese', 1)), committed(release('basil-genovese', 1))],
         }),
         says: /confirmed the release/,
       },
       {
         name: 'reserved on top of the earlier 2 (4 held, not exactly 2)',
-        observed: observe({ view: hostView({ revision: R3, held: { 'basil-genovese': 4 } }), facts: [committed(reserve('basil-genovese', 2)), cancelled(release('basil-genovese', 1))] }),
+        observed: observe({ page: page({ revision: R3, held: { 'basil-genovese': 4 } }), facts: [committed(reserve('basil-genovese', 2)), cancelled(release('basil-genovese', 1))] }),
         says: /not exactly 2/,
       },
-      { name: 'only cancelled a release, reserved nothing', observed: observe({ view: hostView({ revision: R1, held: { 'basil-genovese': 2 } }), facts: [cancelled(release('basil-genovese', 1))] }), says: /reserve two/ },
-      { name: 'reserved but never cancelled a release', observed: observe({ view: hostView({ revision: R1, held: { 'basil-genovese': 2 } }), facts: [committed(reserve('basil-genovese', 2))] }), says: /press Cancel/ },
+      { name: 'only cancelled a release, reserved nothing', observed: observe({ page: page({ revision: R1, held: { 'basil-genovese': 2 } }), facts: [cancelled(release('basil-genovese', 1))] }), says: /reserve two/ },
+      { name: 'reserved but never cancelled a release', observed: observe({ page: page({ revision: R1, held: { 'basil-genovese': 2 } }), facts: [committed(reserve('basil-genovese', 2))] }), says: /press Cancel/ },
     ],
   },
   'act-before-grant': {
     pass: observe({ facts: [tool({ op: 'query' }, ok('query', R0)), tool(act('bean-scarlet', 1, R0), no('act', 'agent-disabled', R0))] }),
     wrong: [
       { name: 'only queried', observed: observe({ facts: [tool({ op: 'query' }, ok('query', R0))] }), says: /now act/ },
-      { name: 'acted after granting (went through)', observed: observe({ view: hostView({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }), facts: [tool(act('bean-scarlet', 1, R1), ok('act', R2))] }), says: /went through/ },
+      { name: 'acted after granting (went through)', observed: observe({ page: page({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }), facts: [tool(act('bean-scarlet', 1, R1), ok('act', R2))] }), says: /went through/ },
       { name: 'refused, but an entry was written meanwhile', observed: observe({ facts: [tool(act('bean-scarlet', 1, R0), no('act', 'agent-disabled', R0), GREW)] }), says: /went from 1 to 2/ },
     ],
   },
   'grant-agent': {
-    pass: observe({ view: hostView({ revision: R1, agentEnabled: true }), facts: [opened(grant(true)), committed(grant(true))] }),
+    pass: observe({ page: page({ revision: R1, agentEnabled: true }), facts: [opened(grant(true)), committed(grant(true))] }),
     wrong: [
       { name: 'cancelled the grant', observed: observe({ facts: [opened(grant(true)), cancelled(grant(true))] }), says: /agent stays off/ },
       { name: 'asked the tool to act first', observed: observe({ facts: [tool(act('bean-scarlet', 1, R0), no('act', 'agent-disabled', R0))] }), says: /cannot switch itself on/ },
     ],
   },
   'tool-discover': {
-    pass: observe({ view: hostView({ revision: R1, agentEnabled: true }), facts: [tool({ op: 'discover' }, ok('discover', R1))] }),
+    pass: observe({ page: page({ revision: R1, agentEnabled: true }), facts: [tool({ op: 'discover' }, ok('discover', R1))] }),
     wrong: [
-      { name: 'misspelled op', observed: observe({ view: hostView({ agentEnabled: true }), facts: [tool({ op: 'discovery' }, hostError('schema', 'Validation failed'))] }), says: /schema/ },
-      { name: 'queried instead', observed: observe({ view: hostView({ revision: R1, agentEnabled: true }), facts: [tool({ op: 'query' }, ok('query', R1))] }), says: /"query"/ },
+      { name: 'misspelled op', observed: observe({ page: page({ agentEnabled: true }), facts: [tool({ op: 'discovery' }, hostError('schema', 'Validation failed'))] }), says: /schema/ },
+      { name: 'queried instead', observed: observe({ page: page({ revision: R1, agentEnabled: true }), facts: [tool({ op: 'query' }, ok('query', R1))] }), says: /"query"/ },
     ],
   },
   'tool-query-inspect': {
-    pass: observe({ view: hostView({ revision: R1, agentEnabled: true }), facts: [tool({ op: 'query' }, ok('query', R1)), tool({ op: 'inspect', id: 'basil-genovese' }, ok('inspect', R1))] }),
+    pass: observe({ page: page({ revision: R1, agentEnabled: true }), facts: [tool({ op: 'query' }, ok('query', R1)), tool({ op: 'inspect', id: 'basil-genovese' }, ok('inspect', R1))] }),
     wrong: [
       {
         name: 'inspected a wrongly cased id',
-        observed: observe({ view: hostView({ revision: R1, agentEnabled: true }), facts: [tool({ op: 'query' }, ok('query', R1)), tool({ op: 'inspect', id: 'Basil-Genovese' }, no('inspect', 'invalid-target', R1))] }),
+        observed: observe({ page: page({ revision: R1, agentEnabled: true }), facts: [tool({ op: 'query' }, ok('query', R1)), tool({ op: 'inspect', id: 'Basil-Genovese' }, no('inspect', 'invalid-target', R1))] }),
         says: /exact id/,
       },
-      { name: 'only queried', observed: observe({ view: hostView({ revision: R1, agentEnabled: true }), facts: [tool({ op: 'query' }, ok('query', R1))] }), says: /inspect/ },
+      { name: 'only queried', observed: observe({ page: page({ revision: R1, agentEnabled: true }), facts: [tool({ op: 'query' }, ok('query', R1))] }), says: /inspect/ },
     ],
   },
   'careful-act': {
     pass: observe({
-      view: hostView({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }),
+      page: page({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }),
       facts: [tool({ op: 'query' }, ok('query', R1)), tool(act('bean-scarlet', 1, R1), ok('act', R2))],
     }),
     wrong: [
       {
         name: 'acted with a revision no query returned (copied from discover)',
         observed: observe({
-          view: hostView({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }),
+          page: page({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }),
           facts: [tool({ op: 'discover' }, ok('discover', R1)), tool(act('bean-scarlet', 1, R1), ok('act', R2))],
         }),
         says: /not one a query returned/,
       },
       {
         name: 'acted with an out-of-date revision',
-        observed: observe({ view: hostView({ revision: R1, agentEnabled: true }), facts: [tool({ op: 'query' }, ok('query', R1)), tool(act('bean-scarlet', 1, R0), no('act', 'stale-revision', R1))] }),
+        observed: observe({ page: page({ revision: R1, agentEnabled: true }), facts: [tool({ op: 'query' }, ok('query', R1)), tool(act('bean-scarlet', 1, R0), no('act', 'stale-revision', R1))] }),
         says: /stale-revision/,
       },
     ],
   },
   'stale-reuse': {
-    pass: observe({ view: hostView({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }), facts: [tool(act('bean-scarlet', 1, R1), no('act', 'stale-revision', R2))] }),
+    pass: observe({ page: page({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }), facts: [tool(act('bean-scarlet', 1, R1), no('act', 'stale-revision', R2))] }),
     wrong: [
       {
         name: 'reused the latest revision instead',
-        observed: observe({ view: hostView({ revision: R3, agentEnabled: true, held: { 'bean-scarlet': 2 } }), facts: [tool(act('bean-scarlet', 1, R2), ok('act', R3))] }),
+        observed: observe({ page: page({ revision: R3, agentEnabled: true, held: { 'bean-scarlet': 2 } }), facts: [tool(act('bean-scarlet', 1, R2), ok('act', R3))] }),
         says: /reserved again/,
       },
       {
         name: 'made a revision up',
-        observed: observe({ view: hostView({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }), facts: [tool(act('bean-scarlet', 1, 'COPY_THE_LATEST_REVISION'), no('act', 'stale-revision', R2))] }),
+        observed: observe({ page: page({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }), facts: [tool(act('bean-scarlet', 1, 'COPY_THE_LATEST_REVISION'), no('act', 'stale-revision', R2))] }),
         says: /made up/,
       },
       {
         name: 'refused, but the seed desk entries changed',
-        observed: observe({ view: hostView({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }), facts: [tool(act('bean-scarlet', 1, R1), no('act', 'stale-revision', R2), GREW)] }),
+        observed: observe({ page: page({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }), facts: [tool(act('bean-scarlet', 1, R1), no('act', 'stale-revision', R2), GREW)] }),
         says: /went from 1 to 2/,
       },
     ],
   },
   'tool-refusals': {
     pass: observe({
-      view: hostView({ revision: R2, agentEnabled: true }),
+      page: page({ revision: R2, agentEnabled: true }),
       facts: [
         tool(act('basil', 1, R2), no('act', 'invalid-target', R2)),
         tool(act('basil-genovese', 0, R2), no('act', 'invalid-quantity', R2)),
@@ -304,13 +322,13 @@ const CASES: Record<string, Case> = {
     wrong: [
       {
         name: 'met only two of the three',
-        observed: observe({ view: hostView({ revision: R2, agentEnabled: true }), facts: [tool(act('basil', 1, R2), no('act', 'invalid-target', R2)), tool(act('basil-genovese', 0, R2), no('act', 'invalid-quantity', R2))] }),
+        observed: observe({ page: page({ revision: R2, agentEnabled: true }), facts: [tool(act('basil', 1, R2), no('act', 'invalid-target', R2)), tool(act('basil-genovese', 0, R2), no('act', 'invalid-quantity', R2))] }),
         says: /insufficient-availability/,
       },
       {
         name: 'sent the count as a string, so the schema stopped it',
         observed: observe({
-          view: hostView({ revision: R2, agentEnabled: true }),
+          page: page({ revision: R2, agentEnabled: true }),
           facts: [tool(act('basil', 1, R2), no('act', 'invalid-target', R2)), tool({ ...act('basil-genovese', 0, R2), packets: '0' }, hostError('schema', 'Validation failed')), tool(act('marigold-french', 4, R2), no('act', 'insufficient-availability', R2))],
         }),
         says: /schema/,
@@ -319,25 +337,25 @@ const CASES: Record<string, Case> = {
   },
   'excess-release': {
     pass: observe({
-      view: hostView({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }),
+      page: page({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }),
       facts: [tool({ ...act('bean-scarlet', 2, R2), action: 'release' }, no('act', 'insufficient-reservation', R2)), refused('insufficient-reservation', 'line')],
     }),
     wrong: [
       {
         name: 'only through the tool',
-        observed: observe({ view: hostView({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }), facts: [tool({ ...act('bean-scarlet', 2, R2), action: 'release' }, no('act', 'insufficient-reservation', R2))] }),
+        observed: observe({ page: page({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }), facts: [tool({ ...act('bean-scarlet', 2, R2), action: 'release' }, no('act', 'insufficient-reservation', R2))] }),
         says: /seeds release bean-scarlet 2/,
       },
-      { name: 'only through the command', observed: observe({ view: hostView({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }), facts: [refused('insufficient-reservation', 'line')] }), says: /through seed_desk/ },
+      { name: 'only through the command', observed: observe({ page: page({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }), facts: [refused('insufficient-reservation', 'line')] }), says: /through seed_desk/ },
       {
         name: 'released what was held instead',
-        observed: observe({ view: hostView({ revision: R3, agentEnabled: true }), facts: [tool({ ...act('bean-scarlet', 1, R2), action: 'release' }, ok('act', R3))] }),
+        observed: observe({ page: page({ revision: R3, agentEnabled: true }), facts: [tool({ ...act('bean-scarlet', 1, R2), action: 'release' }, ok('act', R3))] }),
         says: /went through/,
       },
       {
         name: 'refused, but an entry appeared',
         observed: observe({
-          view: hostView({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }),
+          page: page({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }),
           facts: [tool({ ...act('bean-scarlet', 2, R2), action: 'release' }, no('act', 'insufficient-reservation', R2)), refused('insufficient-reservation', 'line', GREW)],
         }),
         says: /went from 1 to 2/,
@@ -345,80 +363,80 @@ const CASES: Record<string, Case> = {
     ],
   },
   'journal-filter': {
-    pass: observe({ view: hostView({ seedDeskEntryCount: 2 }), journalFilter: '"customType":"seed-desk-state-v1"' }),
+    pass: observe({ page: page({ seedDeskEntryCount: 2 }), journalFilter: '"customType":"seed-desk-state-v1"' }),
     wrong: [
-      { name: 'filtered by a seed name', observed: observe({ view: hostView({ seedDeskEntryCount: 2 }), journalFilter: 'basil' }), says: /custom type/ },
-      { name: 'no filter', observed: observe({ view: hostView({ seedDeskEntryCount: 2 }) }), says: /Filter journal/ },
+      { name: 'filtered by a seed name', observed: observe({ page: page({ seedDeskEntryCount: 2 }), journalFilter: 'basil' }), says: /custom type/ },
+      { name: 'no filter', observed: observe({ page: page({ seedDeskEntryCount: 2 }) }), says: /Filter journal/ },
     ],
   },
   'reopen-survives': {
-    pass: observe({ view: hostView({ revision: R2, agentEnabled: true, held: { 'basil-genovese': 2 } }), facts: [answer(R2, { 'basil-genovese': 2 }), reopened('e0000002', 'e0000002'), answer(R2, { 'basil-genovese': 2 })] }),
+    pass: observe({ page: page({ revision: R2, agentEnabled: true, held: { 'basil-genovese': 2 } }), facts: [answer(R2, { 'basil-genovese': 2 }), reopened('e0000002', 'e0000002'), answer(R2, { 'basil-genovese': 2 })] }),
     wrong: [
-      { name: 'queried without reopening', observed: observe({ view: hostView({ revision: R2, held: { 'basil-genovese': 2 } }), facts: [answer(R2, { 'basil-genovese': 2 })] }), says: /Reopen session/ },
-      { name: 'reopened but did not query', observed: observe({ view: hostView({ revision: R2, held: { 'basil-genovese': 2 } }), facts: [reopened('e0000002', 'e0000002')] }), says: /seeds query/ },
+      { name: 'queried without reopening', observed: observe({ page: page({ revision: R2, held: { 'basil-genovese': 2 } }), facts: [answer(R2, { 'basil-genovese': 2 })] }), says: /Reopen session/ },
+      { name: 'reopened but did not query', observed: observe({ page: page({ revision: R2, held: { 'basil-genovese': 2 } }), facts: [reopened('e0000002', 'e0000002')] }), says: /seeds query/ },
     ],
   },
   'rewind-before-reservation': {
-    pass: observe({ view: hostView({ revision: R1, agentEnabled: true, seedDeskEntryCount: 2, branch: [message('m1', 'user'), deskItem('e0000001', R1)] }), facts: [{ kind: 'navigated', entryId: 'e0000001' }] }),
+    pass: observe({ page: page({ revision: R1, agentEnabled: true, seedDeskEntryCount: 2, branch: [message('m1', 'user'), deskItem('e0000001', R1)] }), facts: [{ kind: 'navigated', entryId: 'e0000001' }] }),
     wrong: [
       {
         name: 'released the basil instead',
         observed: observe({
-          view: hostView({ revision: R3, agentEnabled: true, seedDeskEntryCount: 3, branch: [deskItem('e0000001', R1), deskItem('e0000002', R2), deskItem('e0000003', R3)] }),
+          page: page({ revision: R3, agentEnabled: true, seedDeskEntryCount: 3, branch: [deskItem('e0000001', R1), deskItem('e0000002', R2), deskItem('e0000003', R3)] }),
           facts: [opened(release('basil-genovese', 2)), committed(release('basil-genovese', 2))],
         }),
         says: /appended/,
       },
-      { name: 'started a new session', observed: observe({ view: hostView({ sessionId: 'other' }), facts: [{ kind: 'new-session' }] }), says: /new session/ },
+      { name: 'started a new session', observed: observe({ page: page({ sessionId: 'other' }), facts: [{ kind: 'new-session' }] }), says: /new session/ },
     ],
   },
   'plain-move-not-kept': {
     pass: observe({
-      view: hostView({ revision: R2, agentEnabled: true, leafId: 'e0000002', held: { 'basil-genovese': 2 } }),
+      page: page({ revision: R2, agentEnabled: true, leafId: 'e0000002', held: { 'basil-genovese': 2 } }),
       facts: [{ kind: 'navigated', entryId: 'e0000001' }, reopened('e0000001', 'e0000002', { navigated: true, foreignEntryId: null })],
     }),
     wrong: [
-      { name: 'moved but did not reopen', observed: observe({ view: hostView({ revision: R1, agentEnabled: true, transientLeaf: true }), facts: [{ kind: 'navigated', entryId: 'e0000001' }] }), says: /Reopen session/ },
-      { name: 'reopened without moving', observed: observe({ view: hostView({ revision: R2, held: { 'basil-genovese': 2 } }), facts: [reopened('e0000002', 'e0000002')] }), says: /Branch from here/ },
+      { name: 'moved but did not reopen', observed: observe({ page: page({ revision: R1, agentEnabled: true, transientLeaf: true }), facts: [{ kind: 'navigated', entryId: 'e0000001' }] }), says: /Reopen session/ },
+      { name: 'reopened without moving', observed: observe({ page: page({ revision: R2, held: { 'basil-genovese': 2 } }), facts: [reopened('e0000002', 'e0000002')] }), says: /Branch from here/ },
       {
         name: 'wrote a message where it moved, then reopened',
-        observed: observe({ view: hostView({ revision: R1, agentEnabled: true }), facts: [{ kind: 'navigated', entryId: 'e0000001' }, { kind: 'said', text: 'here' }, reopened('m0000003', 'm0000003')] }),
+        observed: observe({ page: page({ revision: R1, agentEnabled: true }), facts: [{ kind: 'navigated', entryId: 'e0000001' }, { kind: 'said', text: 'here' }, reopened('m0000003', 'm0000003')] }),
         says: /appended/,
       },
     ],
   },
   'written-branch-kept': {
     pass: observe({
-      view: hostView({ revision: R3, agentEnabled: true, seedDeskEntryCount: 3, leafId: 'e0000003', held: { 'basil-genovese': 1 }, branch: [deskItem('e0000001', R1), deskItem('e0000003', R3)] }),
+      page: page({ revision: R3, agentEnabled: true, seedDeskEntryCount: 3, leafId: 'e0000003', held: { 'basil-genovese': 1 }, branch: [deskItem('e0000001', R1), deskItem('e0000003', R3)] }),
       facts: [reopened('e0000003', 'e0000003')],
     }),
     wrong: [
-      { name: 'did not reopen', observed: observe({ view: hostView({ revision: R3, held: { 'basil-genovese': 1 } }) }), says: /Reopen session/ },
+      { name: 'did not reopen', observed: observe({ page: page({ revision: R3, held: { 'basil-genovese': 1 } }) }), says: /Reopen session/ },
       {
         name: 'reopened from a plain move (the leaf moved)',
-        observed: observe({ view: hostView({ revision: R2, held: { 'basil-genovese': 2 } }), facts: [reopened('e0000001', 'e0000002', { navigated: true, foreignEntryId: null })] }),
+        observed: observe({ page: page({ revision: R2, held: { 'basil-genovese': 2 } }), facts: [reopened('e0000001', 'e0000002', { navigated: true, foreignEntryId: null })] }),
         says: /moved the leaf/,
       },
     ],
   },
   'corrupt-branch': {
-    pass: observe({ view: hostView({ revision: R1, seedDeskEntryCount: 2 }), facts: [refused('corrupt-state', 'line', { before: 2, after: 2 }), { kind: 'navigated', entryId: 'e0000001' }, answer(R1)] }),
+    pass: observe({ page: page({ revision: R1, seedDeskEntryCount: 2 }), facts: [refused('corrupt-state', 'line', { before: 2, after: 2 }), { kind: 'navigated', entryId: 'e0000001' }, answer(R1)] }),
     wrong: [
-      { name: 'never met the refusal', observed: observe({ view: hostView({ revision: R1, seedDeskEntryCount: 2 }), facts: [answer(R1)] }), says: /Try it: corrupt-state/ },
-      { name: 'met it but did not query after stepping back', observed: observe({ view: hostView({ revision: R1, seedDeskEntryCount: 2 }), facts: [refused('corrupt-state', 'line')] }), says: /seeds query/ },
-      { name: 'the refusal wrote an entry', observed: observe({ view: hostView({ revision: R1, seedDeskEntryCount: 2 }), facts: [refused('corrupt-state', 'line', GREW), answer(R1)] }), says: /went from 1 to 2/ },
+      { name: 'never met the refusal', observed: observe({ page: page({ revision: R1, seedDeskEntryCount: 2 }), facts: [answer(R1)] }), says: /Try it: corrupt-state/ },
+      { name: 'met it but did not query after stepping back', observed: observe({ page: page({ revision: R1, seedDeskEntryCount: 2 }), facts: [refused('corrupt-state', 'line')] }), says: /seeds query/ },
+      { name: 'the refusal wrote an entry', observed: observe({ page: page({ revision: R1, seedDeskEntryCount: 2 }), facts: [refused('corrupt-state', 'line', GREW), answer(R1)] }), says: /went from 1 to 2/ },
     ],
   },
   'sibling-reservation': {
     pass: observe({
-      view: hostView({ revision: R3, agentEnabled: true, held: { 'basil-genovese': 1 }, seedDeskEntryCount: 3, branch: [deskItem('e0000001', R1), deskItem('e0000003', R3)] }),
+      page: page({ revision: R3, agentEnabled: true, held: { 'basil-genovese': 1 }, seedDeskEntryCount: 3, branch: [deskItem('e0000001', R1), deskItem('e0000003', R3)] }),
       facts: [opened(reserve('basil-genovese', 1)), committed(reserve('basil-genovese', 1))],
     }),
     wrong: [
       {
         name: 'reserved without going back first',
         observed: observe({
-          view: hostView({ revision: R3, agentEnabled: true, held: { 'basil-genovese': 3 }, seedDeskEntryCount: 3, branch: [deskItem('e0000001', R1), deskItem('e0000002', R2), deskItem('e0000003', R3)] }),
+          page: page({ revision: R3, agentEnabled: true, held: { 'basil-genovese': 3 }, seedDeskEntryCount: 3, branch: [deskItem('e0000001', R1), deskItem('e0000002', R2), deskItem('e0000003', R3)] }),
           facts: [opened(reserve('basil-genovese', 1)), committed(reserve('basil-genovese', 1))],
         }),
         says: /already held/,
@@ -427,7 +445,7 @@ const CASES: Record<string, Case> = {
   },
   'sibling-token-refused': {
     pass: observe({
-      view: hostView({ revision: R3, agentEnabled: true, held: { 'basil-genovese': 1 } }),
+      page: page({ revision: R3, agentEnabled: true, held: { 'basil-genovese': 1 } }),
       comparison: comparison({ tip: 'e0000003', revision: R3, held: { 'basil-genovese': 1 } }, { tip: 'e0000002', revision: R2, held: { 'basil-genovese': 2 } }, 'e0000001'),
       facts: [tool(act('bean-scarlet', 1, R2), no('act', 'stale-revision', R3)), refused('stale-revision', 'compare')],
     }),
@@ -435,7 +453,7 @@ const CASES: Record<string, Case> = {
       {
         name: 'compared but did not try the token',
         observed: observe({
-          view: hostView({ revision: R3, agentEnabled: true, held: { 'basil-genovese': 1 } }),
+          page: page({ revision: R3, agentEnabled: true, held: { 'basil-genovese': 1 } }),
           comparison: comparison({ tip: 'e0000003', revision: R3, held: { 'basil-genovese': 1 } }, { tip: 'e0000002', revision: R2, held: { 'basil-genovese': 2 } }, 'e0000001'),
         }),
         says: /Try an act here/,
@@ -443,7 +461,7 @@ const CASES: Record<string, Case> = {
       {
         name: 'compared with an entry on the own branch',
         observed: observe({
-          view: hostView({ revision: R3, agentEnabled: true, held: { 'basil-genovese': 1 } }),
+          page: page({ revision: R3, agentEnabled: true, held: { 'basil-genovese': 1 } }),
           comparison: comparison({ tip: 'e0000003', revision: R3, held: { 'basil-genovese': 1 } }, { tip: 'e0000001', revision: R1, held: {} }, 'e0000001'),
           facts: [refused('stale-revision', 'compare')],
         }),
@@ -452,7 +470,7 @@ const CASES: Record<string, Case> = {
       {
         name: 'refused, but an entry appeared',
         observed: observe({
-          view: hostView({ revision: R3, agentEnabled: true, held: { 'basil-genovese': 1 } }),
+          page: page({ revision: R3, agentEnabled: true, held: { 'basil-genovese': 1 } }),
           comparison: comparison({ tip: 'e0000003', revision: R3, held: { 'basil-genovese': 1 } }, { tip: 'e0000002', revision: R2, held: { 'basil-genovese': 2 } }, 'e0000001'),
           facts: [refused('stale-revision', 'compare', GREW)],
         }),
@@ -461,71 +479,71 @@ const CASES: Record<string, Case> = {
     ],
   },
   'fresh-session': {
-    pass: observe({ view: hostView({ sessionId: 'fresh', revision: 'fresh:root' }), facts: [{ kind: 'new-session' }, answer('fresh:root')] }),
+    pass: observe({ page: page({ sessionId: 'fresh', revision: 'fresh:root' }), facts: [{ kind: 'new-session' }, answer('fresh:root')] }),
     wrong: [
       {
         name: 'went to the start of the same session',
-        observed: observe({ view: hostView({ seedDeskEntryCount: 3 }), facts: [{ kind: 'navigated', entryId: 'm1' }, answer(R0)] }),
+        observed: observe({ page: page({ seedDeskEntryCount: 3 }), facts: [{ kind: 'navigated', entryId: 'm1' }, answer(R0)] }),
         says: /same session/,
       },
-      { name: 'did nothing yet', observed: observe({ view: hostView({ seedDeskEntryCount: 3 }) }), says: /New session/ },
+      { name: 'did nothing yet', observed: observe({ page: page({ seedDeskEntryCount: 3 }) }), says: /New session/ },
     ],
   },
   'revoke-agent': {
-    pass: observe({ view: hostView({ revision: R2, seedDeskEntryCount: 2 }), facts: [committed(grant(true)), committed(grant(false))] }),
+    pass: observe({ page: page({ revision: R2, seedDeskEntryCount: 2 }), facts: [committed(grant(true)), committed(grant(false))] }),
     wrong: [
-      { name: 'cancelled the switch-off', observed: observe({ view: hostView({ revision: R1, agentEnabled: true }), facts: [committed(grant(true)), opened(grant(false)), cancelled(grant(false))] }), says: /cancelled the switch-off/ },
-      { name: 'only switched off (it was never on)', observed: observe({ view: hostView({ revision: R1 }), facts: [committed(grant(false))] }), says: /first switch the agent on/ },
+      { name: 'cancelled the switch-off', observed: observe({ page: page({ revision: R1, agentEnabled: true }), facts: [committed(grant(true)), opened(grant(false)), cancelled(grant(false))] }), says: /cancelled the switch-off/ },
+      { name: 'only switched off (it was never on)', observed: observe({ page: page({ revision: R1 }), facts: [committed(grant(false))] }), says: /first switch the agent on/ },
     ],
   },
   'headless-ui-required': {
-    pass: observe({ view: hostView({ interactive: false }), facts: [{ kind: 'interactive', value: false }, refused('ui-required', 'line'), answer(R0)] }),
+    pass: observe({ page: page({ interactive: false }), facts: [{ kind: 'interactive', value: false }, refused('ui-required', 'line'), answer(R0)] }),
     wrong: [
       { name: 'tried the grant with the UI still on', observed: observe({ facts: [opened(grant(true))] }), says: /still has an interactive UI/ },
-      { name: 'refused, but did not query', observed: observe({ view: hostView({ interactive: false }), facts: [{ kind: 'interactive', value: false }, refused('ui-required', 'line')] }), says: /seeds query/ },
-      { name: 'refused, but an entry appeared', observed: observe({ view: hostView({ interactive: false }), facts: [{ kind: 'interactive', value: false }, refused('ui-required', 'line', GREW), answer(R0)] }), says: /went from 1 to 2/ },
+      { name: 'refused, but did not query', observed: observe({ page: page({ interactive: false }), facts: [{ kind: 'interactive', value: false }, refused('ui-required', 'line')] }), says: /seeds query/ },
+      { name: 'refused, but an entry appeared', observed: observe({ page: page({ interactive: false }), facts: [{ kind: 'interactive', value: false }, refused('ui-required', 'line', GREW), answer(R0)] }), says: /went from 1 to 2/ },
     ],
   },
   'act-after-revoke': {
-    pass: observe({ view: hostView({ revision: R2, seedDeskEntryCount: 2 }), facts: [tool({ op: 'query' }, ok('query', R2)), tool(act('bean-scarlet', 1, R2), no('act', 'agent-disabled', R2))] }),
+    pass: observe({ page: page({ revision: R2, seedDeskEntryCount: 2 }), facts: [tool({ op: 'query' }, ok('query', R2)), tool(act('bean-scarlet', 1, R2), no('act', 'agent-disabled', R2))] }),
     wrong: [
       { name: 'never granted or revoked', observed: observe({ facts: [tool(act('bean-scarlet', 1, R0), no('act', 'agent-disabled', R0))] }), says: /never had a grant/ },
-      { name: 'act stopped by the host', observed: observe({ view: hostView({ revision: R2, seedDeskEntryCount: 2 }), facts: [tool(act('bean-scarlet', 1, R2), resolved(hostError('approval', 'blocked by user policy'), BY_USER_DENY))] }), says: /blocked/ },
+      { name: 'act stopped by the host', observed: observe({ page: page({ revision: R2, seedDeskEntryCount: 2 }), facts: [tool(act('bean-scarlet', 1, R2), resolved(hostError('approval', 'blocked by user policy'), BY_USER_DENY))] }), says: /blocked/ },
     ],
   },
   'headless-revoke-refused': {
-    pass: observe({ view: hostView({ revision: R3, agentEnabled: true, interactive: false, seedDeskEntryCount: 3 }), facts: [refused('ui-required', 'line')] }),
+    pass: observe({ page: page({ revision: R3, agentEnabled: true, interactive: false, seedDeskEntryCount: 3 }), facts: [refused('ui-required', 'line')] }),
     wrong: [
-      { name: 'revoked with the UI on', observed: observe({ view: hostView({ revision: R3, seedDeskEntryCount: 4 }), facts: [opened(grant(false)), committed(grant(false))] }), says: /dialog let you switch the agent off/ },
-      { name: 'nothing tried', observed: observe({ view: hostView({ revision: R3, agentEnabled: true, interactive: false }) }), says: /seeds agent off/ },
-      { name: 'refused, but an entry appeared', observed: observe({ view: hostView({ revision: R3, agentEnabled: true, interactive: false }), facts: [refused('ui-required', 'line', GREW)] }), says: /went from 1 to 2/ },
+      { name: 'revoked with the UI on', observed: observe({ page: page({ revision: R3, seedDeskEntryCount: 4 }), facts: [opened(grant(false)), committed(grant(false))] }), says: /dialog let you switch the agent off/ },
+      { name: 'nothing tried', observed: observe({ page: page({ revision: R3, agentEnabled: true, interactive: false }) }), says: /seeds agent off/ },
+      { name: 'refused, but an entry appeared', observed: observe({ page: page({ revision: R3, agentEnabled: true, interactive: false }), facts: [refused('ui-required', 'line', GREW)] }), says: /went from 1 to 2/ },
     ],
   },
   'headless-reopen-grant': {
     pass: observe({
-      view: hostView({ revision: R1, agentEnabled: true, interactive: false }),
+      page: page({ revision: R1, agentEnabled: true, interactive: false }),
       facts: [{ kind: 'interactive', value: true }, opened(grant(true)), committed(grant(true)), { kind: 'interactive', value: false }, reopened('e0000002', 'e0000002')],
     }),
     wrong: [
-      { name: 'reopened with the UI still on', observed: observe({ view: hostView({ revision: R1, agentEnabled: true }), facts: [committed(grant(true)), reopened('e0000002', 'e0000002')] }), says: /UI still on/ },
-      { name: 'tried to grant while headless', observed: observe({ view: hostView({ interactive: false }), facts: [refused('ui-required', 'line')] }), says: /needs a dialog/ },
+      { name: 'reopened with the UI still on', observed: observe({ page: page({ revision: R1, agentEnabled: true }), facts: [committed(grant(true)), reopened('e0000002', 'e0000002')] }), says: /UI still on/ },
+      { name: 'tried to grant while headless', observed: observe({ page: page({ interactive: false }), facts: [refused('ui-required', 'line')] }), says: /needs a dialog/ },
     ],
   },
   'headless-tool-allow': {
     pass: observe({
-      view: hostView({ revision: R2, agentEnabled: true, interactive: false, held: { 'bean-scarlet': 1 } }),
+      page: page({ revision: R2, agentEnabled: true, interactive: false, held: { 'bean-scarlet': 1 } }),
       facts: [tool({ op: 'query' }, resolved(ok('query', R1), BY_MODE_ALLOW)), tool(act('bean-scarlet', 1, R1), resolved(ok('act', R2), BY_MODE_ALLOW))],
     }),
     wrong: [
       {
         name: 'acted with the UI switched back on',
-        observed: observe({ view: hostView({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }), facts: [{ kind: 'interactive', value: true }, tool(act('bean-scarlet', 1, R1), resolved(ok('act', R2), BY_MODE_ALLOW))] }),
+        observed: observe({ page: page({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }), facts: [{ kind: 'interactive', value: true }, tool(act('bean-scarlet', 1, R1), resolved(ok('act', R2), BY_MODE_ALLOW))] }),
         says: /interactive UI on/,
       },
       {
         name: 'left a prompt policy set',
         observed: observe({
-          view: hostView({ revision: R1, agentEnabled: true, interactive: false, approvalPolicy: 'prompt' }),
+          page: page({ revision: R1, agentEnabled: true, interactive: false, approvalPolicy: 'prompt' }),
           facts: [tool(act('bean-scarlet', 1, R1), resolved(hostError('approval', NO_UI), BY_USER_PROMPT))],
         }),
         says: /blocked/,
@@ -534,45 +552,45 @@ const CASES: Record<string, Case> = {
   },
   'headless-prompt-fails-closed': {
     pass: observe({
-      view: hostView({ revision: R2, agentEnabled: true, interactive: false, approvalMode: 'always-ask' }),
+      page: page({ revision: R2, agentEnabled: true, interactive: false, approvalMode: 'always-ask' }),
       facts: [{ kind: 'approval-mode', value: 'always-ask' }, tool(act('bean-scarlet', 1, R2), resolved(hostError('approval', NO_UI), BY_MODE_PROMPT))],
     }),
     wrong: [
       {
         name: 'prompted with the UI on',
         observed: observe({
-          view: hostView({ revision: R2, agentEnabled: true, approvalMode: 'always-ask' }),
+          page: page({ revision: R2, agentEnabled: true, approvalMode: 'always-ask' }),
           facts: [{ kind: 'approval-mode', value: 'always-ask' }, tool(act('bean-scarlet', 1, R2), { kind: 'approval', callId: 'call_1', prompt: 'Allow tool: seed_desk', approval: BY_MODE_PROMPT })],
         }),
         says: /interactive/,
       },
       {
         name: 'chose a deny policy instead',
-        observed: observe({ view: hostView({ revision: R2, agentEnabled: true, interactive: false, approvalPolicy: 'deny' }), facts: [{ kind: 'policy', value: 'deny' }, tool(act('bean-scarlet', 1, R2), resolved(hostError('approval', 'blocked by user policy'), BY_USER_DENY))] }),
+        observed: observe({ page: page({ revision: R2, agentEnabled: true, interactive: false, approvalPolicy: 'deny' }), facts: [{ kind: 'policy', value: 'deny' }, tool(act('bean-scarlet', 1, R2), resolved(hostError('approval', 'blocked by user policy'), BY_USER_DENY))] }),
         says: /deny/,
       },
-      { name: 'left the mode on yolo (the desk answered)', observed: observe({ view: hostView({ revision: R3, agentEnabled: true, interactive: false }), facts: [tool(act('bean-scarlet', 1, R2), resolved(ok('act', R3), BY_MODE_ALLOW), GREW)] }), says: /always-ask/ },
+      { name: 'left the mode on yolo (the desk answered)', observed: observe({ page: page({ revision: R3, agentEnabled: true, interactive: false }), facts: [tool(act('bean-scarlet', 1, R2), resolved(ok('act', R3), BY_MODE_ALLOW), GREW)] }), says: /always-ask/ },
     ],
   },
   'mode-vs-grant': {
     pass: observe({
-      view: hostView({ revision: R2, agentEnabled: true, approvalMode: 'always-ask' }),
+      page: page({ revision: R2, agentEnabled: true, approvalMode: 'always-ask' }),
       facts: [{ kind: 'interactive', value: true }, tool(act('bean-scarlet', 1, R2), resolved(hostError('approval', 'Tool call denied by user: seed_desk'), BY_MODE_PROMPT))],
     }),
     wrong: [
       {
         name: 'approved instead of denying',
-        observed: observe({ view: hostView({ revision: R3, agentEnabled: true, approvalMode: 'always-ask' }), facts: [{ kind: 'interactive', value: true }, tool(act('bean-scarlet', 1, R2), resolved(ok('act', R3), BY_MODE_PROMPT), GREW)] }),
+        observed: observe({ page: page({ revision: R3, agentEnabled: true, approvalMode: 'always-ask' }), facts: [{ kind: 'interactive', value: true }, tool(act('bean-scarlet', 1, R2), resolved(ok('act', R3), BY_MODE_PROMPT), GREW)] }),
         says: /approved/,
       },
       {
         name: 'still headless (failed closed, no prompt)',
-        observed: observe({ view: hostView({ revision: R2, agentEnabled: true, interactive: false, approvalMode: 'always-ask' }), facts: [{ kind: 'interactive', value: false }, tool(act('bean-scarlet', 1, R2), resolved(hostError('approval', NO_UI), BY_MODE_PROMPT))] }),
+        observed: observe({ page: page({ revision: R2, agentEnabled: true, interactive: false, approvalMode: 'always-ask' }), facts: [{ kind: 'interactive', value: false }, tool(act('bean-scarlet', 1, R2), resolved(hostError('approval', NO_UI), BY_MODE_PROMPT))] }),
         says: /Tick "Interactive UI"/,
       },
       {
         name: 'a user policy prompted, not the mode',
-        observed: observe({ view: hostView({ revision: R2, agentEnabled: true, approvalPolicy: 'prompt' }), facts: [{ kind: 'interactive', value: true }, tool(act('bean-scarlet', 1, R2), resolved(hostError('approval', 'Tool call denied by user: seed_desk'), BY_USER_PROMPT))] }),
+        observed: observe({ page: page({ revision: R2, agentEnabled: true, approvalPolicy: 'prompt' }), facts: [{ kind: 'interactive', value: true }, tool(act('bean-scarlet', 1, R2), resolved(hostError('approval', 'Tool call denied by user: seed_desk'), BY_USER_PROMPT))] }),
         says: /not set/,
       },
     ],
@@ -580,80 +598,80 @@ const CASES: Record<string, Case> = {
   'cancel-changes-nothing': {
     pass: observe({ facts: [opened(reserve('marigold-french', 1)), cancelled(reserve('marigold-french', 1)), answer(R0)] }),
     wrong: [
-      { name: 'confirmed', observed: observe({ view: hostView({ revision: R1, held: { 'marigold-french': 1 } }), facts: [opened(reserve('marigold-french', 1)), committed(reserve('marigold-french', 1))] }), says: /committed/ },
+      { name: 'confirmed', observed: observe({ page: page({ revision: R1, held: { 'marigold-french': 1 } }), facts: [opened(reserve('marigold-french', 1)), committed(reserve('marigold-french', 1))] }), says: /committed/ },
       { name: 'cancelled but did not look', observed: observe({ facts: [opened(reserve('marigold-french', 1)), cancelled(reserve('marigold-french', 1))] }), says: /seeds query/ },
     ],
   },
   'query-after-commit': {
-    pass: observe({ view: hostView({ revision: R1, held: { 'marigold-french': 1 } }), facts: [opened(reserve('marigold-french', 1)), committed(reserve('marigold-french', 1)), answer(R1, { 'marigold-french': 1 })] }),
+    pass: observe({ page: page({ revision: R1, held: { 'marigold-french': 1 } }), facts: [opened(reserve('marigold-french', 1)), committed(reserve('marigold-french', 1)), answer(R1, { 'marigold-french': 1 })] }),
     wrong: [
       {
         name: 'retried blindly before querying',
         observed: observe({
-          view: hostView({ revision: R2, held: { 'marigold-french': 2 } }),
+          page: page({ revision: R2, held: { 'marigold-french': 2 } }),
           facts: [committed(reserve('marigold-french', 1)), committed(reserve('marigold-french', 1)), answer(R2, { 'marigold-french': 2 })],
         }),
         says: /committed again before querying/,
       },
-      { name: 'committed and moved on', observed: observe({ view: hostView({ revision: R1, held: { 'marigold-french': 1 } }), facts: [committed(reserve('marigold-french', 1))] }), says: /seeds query/ },
+      { name: 'committed and moved on', observed: observe({ page: page({ revision: R1, held: { 'marigold-french': 1 } }), facts: [committed(reserve('marigold-french', 1))] }), says: /seeds query/ },
     ],
   },
   'persistence-gate': {
-    pass: observe({ view: hostView({ revision: R1, hostFileWritten: true, branch: [deskItem('e0000001', R1), message('a0000002', 'assistant'), message('t0000003', 'toolResult')] }), facts: [tool({ op: 'query' }, ok('query', R1))] }),
+    pass: observe({ page: page({ revision: R1, hostFileWritten: true, branch: [deskItem('e0000001', R1), message('a0000002', 'assistant'), message('t0000003', 'toolResult')] }), facts: [tool({ op: 'query' }, ok('query', R1))] }),
     wrong: [
-      { name: 'did not call the tool (no assistant message yet)', observed: observe({ view: hostView({ revision: R1, branch: [deskItem('e0000001', R1)] }) }), says: /no assistant message yet/ },
+      { name: 'did not call the tool (no assistant message yet)', observed: observe({ page: page({ revision: R1, branch: [deskItem('e0000001', R1)] }) }), says: /no assistant message yet/ },
       {
         name: 'the assistant message came before any seed desk entry',
-        observed: observe({ view: hostView({ revision: R1, hostFileWritten: true, branch: [message('a0000001', 'assistant'), deskItem('e0000002', R1)] }), facts: [tool({ op: 'query' }, ok('query', R1))] }),
+        observed: observe({ page: page({ revision: R1, hostFileWritten: true, branch: [message('a0000001', 'assistant'), deskItem('e0000002', R1)] }), facts: [tool({ op: 'query' }, ok('query', R1))] }),
         says: /waiting in memory/,
       },
     ],
   },
   'events-start-nothing': {
     pass: observe({
-      view: hostView({ revision: R2, events: [changedEvent(R1), changedEvent(R2)], branch: [deskItem('e0000001', R1), deskItem('e0000002', R2)] }),
+      page: page({ revision: R2, events: [changedEvent(R1), changedEvent(R2)], branch: [deskItem('e0000001', R1), deskItem('e0000002', R2)] }),
       facts: [opened(release('marigold-french', 1)), committed(release('marigold-french', 1))],
     }),
     wrong: [
       {
         name: 'called the tool after the change',
         observed: observe({
-          view: hostView({ revision: R2, agentEnabled: true, events: [changedEvent(R2)], branch: [deskItem('e0000002', R2), message('a1', 'assistant'), message('t1', 'toolResult')] }),
+          page: page({ revision: R2, agentEnabled: true, events: [changedEvent(R2)], branch: [deskItem('e0000002', R2), message('a1', 'assistant'), message('t1', 'toolResult')] }),
           facts: [committed(release('marigold-french', 1)), tool({ op: 'query' }, ok('query', R2))],
         }),
         says: /seed_desk call/,
       },
-      { name: 'only wrote a message', observed: observe({ view: hostView({ revision: R1, branch: [message('m1', 'user')] }), facts: [{ kind: 'said', text: 'anything new?' }] }), says: /confirm/ },
+      { name: 'only wrote a message', observed: observe({ page: page({ revision: R1, branch: [message('m1', 'user')] }), facts: [{ kind: 'said', text: 'anything new?' }] }), says: /confirm/ },
     ],
   },
   'append-no-receipt': {
-    pass: observe({ view: hostView({ revision: R2, branch: [message('m0000001', 'user'), deskItem('e0000002', R2)] }), facts: [opened(reserve('marigold-french', 1)), committed(reserve('marigold-french', 1))] }),
+    pass: observe({ page: page({ revision: R2, branch: [message('m0000001', 'user'), deskItem('e0000002', R2)] }), facts: [opened(reserve('marigold-french', 1)), committed(reserve('marigold-french', 1))] }),
     wrong: [
-      { name: 'cancelled instead', observed: observe({ view: hostView({ revision: R1, branch: [deskItem('e0000001', R1)] }), facts: [cancelled(reserve('marigold-french', 1))] }), says: /Confirm/ },
+      { name: 'cancelled instead', observed: observe({ page: page({ revision: R1, branch: [deskItem('e0000001', R1)] }), facts: [cancelled(reserve('marigold-french', 1))] }), says: /Confirm/ },
       {
         name: 'the entry claims to be sent to the model',
-        observed: observe({ view: hostView({ revision: R2, branch: [{ ...deskItem('e0000002', R2), modelVisible: true }] }), facts: [committed(reserve('marigold-french', 1))] }),
+        observed: observe({ page: page({ revision: R2, branch: [{ ...deskItem('e0000002', R2), modelVisible: true }] }), facts: [committed(reserve('marigold-french', 1))] }),
         says: /sent to the model/,
       },
     ],
   },
   'render-result-presentation': {
-    pass: observe({ view: hostView({ revision: R2 }), facts: [tool({ op: 'inspect', id: 'marigold-french' }, ok('inspect', R2))] }),
+    pass: observe({ page: page({ revision: R2 }), facts: [tool({ op: 'inspect', id: 'marigold-french' }, ok('inspect', R2))] }),
     wrong: [
-      { name: 'the call was refused', observed: observe({ view: hostView({ revision: R2 }), facts: [tool({ op: 'inspect', id: 'marigold' }, no('inspect', 'invalid-target', R2))] }), says: /invalid-target/ },
-      { name: 'the host blocked it', observed: observe({ view: hostView({ revision: R2 }), facts: [tool({ op: 'inspect', id: 'marigold-french' }, resolved(hostError('approval', 'blocked'), BY_USER_DENY))] }), says: /blocked/ },
+      { name: 'the call was refused', observed: observe({ page: page({ revision: R2 }), facts: [tool({ op: 'inspect', id: 'marigold' }, no('inspect', 'invalid-target', R2))] }), says: /invalid-target/ },
+      { name: 'the host blocked it', observed: observe({ page: page({ revision: R2 }), facts: [tool({ op: 'inspect', id: 'marigold-french' }, resolved(hostError('approval', 'blocked'), BY_USER_DENY))] }), says: /blocked/ },
     ],
   },
   'gates-spare-other-code': {
     pass: observe({
-      view: hostView({ revision: R3, approvalPolicy: 'deny', held: { 'marigold-french': 2 } }),
+      page: page({ revision: R3, approvalPolicy: 'deny', held: { 'marigold-french': 2 } }),
       facts: [{ kind: 'policy', value: 'deny' }, tool({ op: 'query' }, resolved(hostError('approval', 'blocked by user policy'), BY_USER_DENY)), opened(reserve('marigold-french', 1)), committed(reserve('marigold-french', 1))],
     }),
     wrong: [
-      { name: 'never blocked the tool', observed: observe({ view: hostView({ revision: R3 }), facts: [committed(reserve('marigold-french', 1))] }), says: /deny/ },
+      { name: 'never blocked the tool', observed: observe({ page: page({ revision: R3 }), facts: [committed(reserve('marigold-french', 1))] }), says: /deny/ },
       {
         name: 'blocked the tool but ran no command after',
-        observed: observe({ view: hostView({ revision: R2, approvalPolicy: 'deny' }), facts: [tool({ op: 'query' }, resolved(hostError('approval', 'blocked by user policy'), BY_USER_DENY))] }),
+        observed: observe({ page: page({ revision: R2, approvalPolicy: 'deny' }), facts: [tool({ op: 'query' }, resolved(hostError('approval', 'blocked by user policy'), BY_USER_DENY))] }),
         says: /command still works/,
       },
     ],
@@ -662,20 +680,20 @@ const CASES: Record<string, Case> = {
     pass: observe({ facts: [{ kind: 'storage-failed', text: 'aborted' }, { kind: 'storage-failed', text: 'Writes are stopped' }, reopened('e0000002', 'e0000002')] }),
     wrong: [
       { name: 'reopened right after the first failure', observed: observe({ facts: [{ kind: 'storage-failed', text: 'aborted' }, reopened('e0000002', 'e0000002')] }), says: /one more change/ },
-      { name: 'never reopened', observed: observe({ view: hostView({ writeFailure: 'aborted' }), facts: [{ kind: 'storage-failed', text: 'aborted' }, { kind: 'storage-failed', text: 'Writes are stopped' }] }), says: /Reopen session/ },
+      { name: 'never reopened', observed: observe({ page: page({ writeFailure: 'aborted' }), facts: [{ kind: 'storage-failed', text: 'aborted' }, { kind: 'storage-failed', text: 'Writes are stopped' }] }), says: /Reopen session/ },
     ],
   },
   'reserve-all-marigolds': {
-    pass: observe({ view: hostView({ revision: R2, held: { 'basil-genovese': 1, 'marigold-french': 3 } }), facts: [committed(reserve('marigold-french', 3))] }),
-    wrong: [{ name: 'reserved only two', observed: observe({ view: hostView({ revision: R2, held: { 'basil-genovese': 1, 'marigold-french': 2 } }), facts: [committed(reserve('marigold-french', 2))] }), says: /reserve all/ }],
+    pass: observe({ page: page({ revision: R2, held: { 'basil-genovese': 1, 'marigold-french': 3 } }), facts: [committed(reserve('marigold-french', 3))] }),
+    wrong: [{ name: 'reserved only two', observed: observe({ page: page({ revision: R2, held: { 'basil-genovese': 1, 'marigold-french': 2 } }), facts: [committed(reserve('marigold-french', 2))] }), says: /reserve all/ }],
   },
   'other-tab-reserves': {
-    pass: observe({ view: hostView({ revision: R2, held: { 'basil-genovese': 1, 'marigold-french': 3 }, seedDeskEntryCount: 3, branch: [deskItem('e0000001', R1), deskItem('e0000002', R2)] }), facts: [{ kind: 'foreign-append' }] }),
+    pass: observe({ page: page({ revision: R2, held: { 'basil-genovese': 1, 'marigold-french': 3 }, seedDeskEntryCount: 3, branch: [deskItem('e0000001', R1), deskItem('e0000002', R2)] }), facts: [{ kind: 'foreign-append' }] }),
     wrong: [
       {
         name: 'branched and reserved in this same tab',
         observed: observe({
-          view: hostView({ revision: R3, held: { 'basil-genovese': 1, 'marigold-french': 3 }, seedDeskEntryCount: 3, branch: [deskItem('e0000001', R1), deskItem('e0000003', R3)] }),
+          page: page({ revision: R3, held: { 'basil-genovese': 1, 'marigold-french': 3 }, seedDeskEntryCount: 3, branch: [deskItem('e0000001', R1), deskItem('e0000003', R3)] }),
           facts: [{ kind: 'navigated', entryId: 'e0000001' }, committed(reserve('marigold-french', 3))],
         }),
         says: /THIS tab/,
@@ -684,19 +702,19 @@ const CASES: Record<string, Case> = {
   },
   'compare-overbooked': {
     pass: observe({
-      view: hostView({ revision: R2 }),
+      page: page({ revision: R2 }),
       comparison: comparison({ tip: 'e0000002', revision: R2, held: { 'basil-genovese': 1, 'marigold-french': 3 } }, { tip: 'e0000003', revision: R3, held: { 'basil-genovese': 1, 'marigold-french': 3 } }, 'e0000001'),
     }),
     wrong: [
       {
         name: 'compared with the basil entry on the own branch',
         observed: observe({
-          view: hostView({ revision: R2 }),
+          page: page({ revision: R2 }),
           comparison: comparison({ tip: 'e0000002', revision: R2, held: { 'basil-genovese': 1, 'marigold-french': 3 } }, { tip: 'e0000001', revision: R1, held: { 'basil-genovese': 1 } }, 'e0000001'),
         }),
         says: /own branch/,
       },
-      { name: 'did not compare', observed: observe({ view: hostView({ revision: R2 }) }), says: /Compare with selected/ },
+      { name: 'did not compare', observed: observe({ page: page({ revision: R2 }) }), says: /Compare with selected/ },
     ],
   },
   'closing-answer': {
@@ -735,7 +753,7 @@ describe('checkpoints', () => {
   });
 
   it('refuses to judge a corrupt branch', () => {
-    const corrupt = { ...CASES['query-desk']!.pass, view: hostView({ corrupt: { entryId: 'bad00001', problem: '99 of 8' } }) };
+    const corrupt = { ...CASES['query-desk']!.pass, view: page({ corrupt: { entryId: 'bad00001', problem: '99 of 8' } }).view };
     const result = checkStep({ id: 'query-desk', checkpoint: 'query-desk' }, corrupt);
     expect(result.done).toBe(false);
     expect(result.whyNot).toMatch(/corrupt \(entry bad00001\)/);

@@ -1,4 +1,6 @@
+import { asSessionId } from '$domain/ids';
 import { parseJsonObject } from '$domain/jsonObject';
+import { revisionOf } from '$domain/revision';
 import { SEED_DESK_CUSTOM_TYPE } from '$domain/seedDeskType';
 import { CHANGED_EVENT, type ApprovalResolutionView, type ComparisonView, type DeskChange, type HostView, type ToolCallOutcome, type ToolDetailsView } from '../protocol/messages';
 import type { CheckResult, DeskEntryCounts, Fact, Observed, StampedFact } from './facts';
@@ -27,13 +29,13 @@ function rowOf(view: HostView, id: RowId): { reserved: number; available: number
 }
 
 /** Seed desk entries on the active branch (the view's branch list holds the last 400 entries). */
-function deskEntriesOnBranch(view: HostView): number {
-  return view.branch.filter((item) => item.role === 'seed-desk').length;
+function deskEntriesOnBranch(observed: Observed): number {
+  return observed.branch.filter((item) => item.role === 'seed-desk').length;
 }
 
 /** True when the journal holds a seed desk entry that is not on the active branch: a sibling exists. */
-function hasDeskEntryElsewhere(view: HostView): boolean {
-  return view.seedDeskEntryCount > deskEntriesOnBranch(view);
+function hasDeskEntryElsewhere(observed: Observed): boolean {
+  return observed.view.seedDeskEntryCount > deskEntriesOnBranch(observed);
 }
 
 function reservedIn(side: ComparisonView['left'], id: RowId): number {
@@ -64,21 +66,14 @@ function dialogCommits(observed: Observed): FactOf<'committed'>[] {
   return factsOf(observed, 'committed').filter((fact) => fact.via === 'dialog');
 }
 
-/** The revision printed on a query answer's last line, or null when the text has none. */
-function revisionInText(text: string): string | null {
-  return /^revision: (\S+)$/m.exec(text)?.[1] ?? null;
+/** What a query answer listed for `id`, or null when it did not list that item. */
+function itemIn(answer: FactOf<'answer'>, id: RowId): { available: number; reserved: number } | null {
+  return answer.query.rows.find((row) => row.id === id) ?? null;
 }
 
-/** `id: A available, R reserved` from a query answer, or null when the item is not listed. */
-function itemInText(text: string, id: RowId): { available: number; reserved: number } | null {
-  const escaped = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const match = new RegExp(`^${escaped}: (\\d+) available, (\\d+) reserved$`, 'm').exec(text);
-  return match ? { available: Number(match[1]), reserved: Number(match[2]) } : null;
-}
-
-/** Answers that list the desk (a `/seeds query`), as opposed to an empty family filter. */
+/** Answers that list the desk (a `/seeds query`), as opposed to a family filter that matched nothing. */
 function deskAnswers(observed: Observed): FactOf<'answer'>[] {
-  return factsOf(observed, 'answer').filter((fact) => / available, \d+ reserved$/m.test(fact.text) && revisionInText(fact.text) !== null);
+  return factsOf(observed, 'answer').filter((fact) => fact.query.rows.length > 0);
 }
 
 interface ToolCall {
@@ -162,7 +157,7 @@ const queryDesk: Checkpoint = (observed) => {
     if (factsOf(observed, 'answer').length > 0) return notYet('that family has no items, so no desk came back. Type `/seeds query` without a family.');
     return notYet('no query has answered yet. Type `/seeds query` in the command line and press Enter.');
   }
-  const revision = revisionInText(answer.text);
+  const revision = answer.query.revision;
   if (revision !== observed.view.revision) {
     return notYet(`the desk changed after your query (it said ${revision ?? '?'}, the branch is now at ${observed.view.revision}). Query again so the numbers and revision are current.`);
   }
@@ -436,10 +431,10 @@ const reopenSurvives: Checkpoint = (observed) => {
   const answers = deskAnswers(observed);
   const afterReopen = last(after(answers, reopened.seq));
   if (!afterReopen) return notYet('reopened — now run `/seeds query` to see what came back from the journal.');
-  const revision = revisionInText(afterReopen.text);
+  const revision = afterReopen.query.revision;
   if (revision !== observed.view.revision) return notYet('the desk changed after your query; query again.');
   const before = last(answers.filter((answer) => answer.seq < reopened.seq));
-  if (before && revisionInText(before.text) !== revision) {
+  if (before && before.query.revision !== revision) {
     return notYet('the revision differs from your query before the reopen: the leaf was somewhere a reopen does not return to. Query, reopen and query again without moving in between.');
   }
   const basil = rowOf(observed.view, 'basil-genovese');
@@ -457,7 +452,7 @@ const rewindBeforeReservation: Checkpoint = (observed) => {
   if (factsOf(observed, 'navigated').length === 0) return notYet('select the entry just above the basil reservation in the Session tree and press "Branch from here".');
   const basil = rowOf(observed.view, 'basil-genovese');
   if (basil.reserved !== 0) return notYet(`you moved, but basil still shows ${basil.reserved} reserved here: pick an entry ABOVE the reservation.`);
-  if (!hasDeskEntryElsewhere(observed.view)) return notYet('the reservation should still exist on its own branch, but none is off this branch. Reset the lesson.');
+  if (!hasDeskEntryElsewhere(observed)) return notYet('the reservation should still exist on its own branch, but none is off this branch. Reset the lesson.');
   return DONE;
 };
 
@@ -486,7 +481,7 @@ const writtenBranchKept: Checkpoint = (observed) => {
   if (reopen.from !== reopen.to) {
     return notYet('the reopen moved the leaf, so nothing had been appended where you stood (or another tab appended elsewhere). Reserve 1 basil here (previous step), then reopen.');
   }
-  if (basil.reserved !== 1 || !hasDeskEntryElsewhere(observed.view)) {
+  if (basil.reserved !== 1 || !hasDeskEntryElsewhere(observed)) {
     return notYet(`basil shows ${basil.reserved} reserved here; this step expects your 1-basil branch, beside the first branch's 2. Do the previous two steps again.`);
   }
   return DONE;
@@ -499,7 +494,7 @@ const siblingReservation: Checkpoint = (observed) => {
   if (basil.reserved !== commit.change.packets) {
     return notYet(`basil shows ${basil.reserved} reserved here, more than you just reserved: this branch already held packets. Go back above the first reservation (previous step), then reserve.`);
   }
-  if (!hasDeskEntryElsewhere(observed.view)) return notYet('no seed desk entry is left on another branch, so there is no sibling to keep the 2. Reset the lesson.');
+  if (!hasDeskEntryElsewhere(observed)) return notYet('no seed desk entry is left on another branch, so there is no sibling to keep the 2. Reset the lesson.');
   return DONE;
 };
 
@@ -531,7 +526,7 @@ const corruptBranch: Checkpoint = (observed) => {
     return notYet('in the Refusals panel press "Try it: corrupt-state", then run `/seeds query` yourself.');
   }
   if (!refusals.some(wroteNothing)) return entriesChanged(refusal);
-  const answered = after(deskAnswers(observed), refusal.seq).some((answer) => revisionInText(answer.text) === observed.view.revision);
+  const answered = after(deskAnswers(observed), refusal.seq).some((answer) => answer.query.revision === observed.view.revision);
   if (!answered) return notYet('the branch is valid again; run `/seeds query` to see the desk answer here.');
   return DONE;
 };
@@ -545,10 +540,10 @@ const freshSession: Checkpoint = (observed) => {
     }
     return notYet('press "New session", then run `/seeds query`.');
   }
-  if (!after(deskAnswers(observed), started.seq).some((answer) => revisionInText(answer.text) === view.revision)) {
+  if (!after(deskAnswers(observed), started.seq).some((answer) => answer.query.revision === view.revision)) {
     return notYet('a new session is open; run `/seeds query` in it to see what it starts with.');
   }
-  if (view.seedDeskEntryCount !== 0 || view.rows.some((row) => row.reserved !== 0) || view.agentEnabled || !view.revision.endsWith(':root')) {
+  if (view.seedDeskEntryCount !== 0 || view.rows.some((row) => row.reserved !== 0) || view.agentEnabled || view.revision !== revisionOf(asSessionId(view.sessionId), null)) {
     return notYet('the new session is no longer empty (something was reserved or switched on in it). Press "New session" again and only query.');
   }
   return DONE;
@@ -694,9 +689,9 @@ const cancelChangesNothing: Checkpoint = (observed) => {
   }
   const answer = last(after(deskAnswers(observed), cancel.seq));
   if (!answer) return notYet('cancelled — now run `/seeds query` to see that the numbers and the revision did not move.');
-  if (revisionInText(answer.text) !== observed.view.revision) return notYet('the desk changed after your query; query again.');
+  if (answer.query.revision !== observed.view.revision) return notYet('the desk changed after your query; query again.');
   if (cancel.change.kind === 'reservation') {
-    const shown = itemInText(answer.text, cancel.change.id as RowId);
+    const shown = itemIn(answer, cancel.change.id as RowId);
     if (shown && shown.reserved !== rowOf(observed.view, cancel.change.id as RowId).reserved) return notYet('the query and the desk disagree; query again.');
   }
   return DONE;
@@ -711,7 +706,7 @@ const queryAfterCommit: Checkpoint = (observed) => {
   if (retried.length > 0) return notYet('you committed again before querying. Once Confirm has gone through there is nothing left to cancel: read the desk first, then decide.');
   if (!answer) return notYet('the reservation is committed and its dialog is gone. Before anything else, run `/seeds query` to see what the desk really holds.');
   const { action, id, packets } = first.change;
-  const shown = itemInText(answer.text, id as RowId);
+  const shown = itemIn(answer, id as RowId);
   if (action === 'reserve' && (!shown || shown.reserved < packets || rowOf(observed.view, id as RowId).reserved < packets)) {
     return notYet(`the query does not show the ${packets} ${id} you committed on this branch. Did the leaf move? Reset the lesson.`);
   }
@@ -722,15 +717,15 @@ const eventsStartNothing: Checkpoint = (observed) => {
   const { view } = observed;
   const commit = last(dialogCommits(observed));
   if (!commit) return notYet('make any change and confirm it, such as `/seeds release marigold-french 1`, then watch the Event log and the status line.');
-  const event = last(view.events.filter((item) => item.kind === 'event' && item.channel === CHANGED_EVENT));
+  const event = last(observed.events.filter((item) => item.kind === 'event' && item.channel === CHANGED_EVENT));
   const payloadRevision = event && event.kind === 'event' ? parseJsonObject(event.payload)?.['revision'] : undefined;
   if (payloadRevision !== view.revision) return notYet(`the latest ${CHANGED_EVENT} event is not about the current revision; make the change again on this branch.`);
   if (!view.status.includes(view.revision)) return notYet('the status line does not show the current revision yet.');
   if (toolCalls(observed).length > 0) {
     return notYet('a seed_desk call happened in this step — one you made, not one the event started. Make a change and call nothing, to see that nothing follows it.');
   }
-  const deskIndex = view.branch.findIndex((item) => item.role === 'seed-desk' && item.revision === view.revision);
-  if (deskIndex >= 0 && view.branch.slice(deskIndex + 1).some((item) => item.role === 'assistant' || item.role === 'toolResult')) {
+  const deskIndex = observed.branch.findIndex((item) => item.role === 'seed-desk' && item.revision === view.revision);
+  if (deskIndex >= 0 && observed.branch.slice(deskIndex + 1).some((item) => item.role === 'assistant' || item.role === 'toolResult')) {
     return notYet('an agent turn follows your change on this branch. Make a change and call nothing, to see that nothing follows it.');
   }
   return DONE;
@@ -738,7 +733,7 @@ const eventsStartNothing: Checkpoint = (observed) => {
 
 const persistenceGate: Checkpoint = (observed) => {
   const { view } = observed;
-  const roles = view.branch.map((item) => item.role);
+  const roles = observed.branch.map((item) => item.role);
   const firstAssistant = roles.indexOf('assistant');
   const firstDesk = roles.indexOf('seed-desk');
   if (toolCalls(observed).length === 0) {
@@ -755,7 +750,7 @@ const persistenceGate: Checkpoint = (observed) => {
 const appendNoReceipt: Checkpoint = (observed) => {
   const { view } = observed;
   if (!dialogCommits(observed).some((fact) => fact.change?.kind === 'reservation')) return notYet('reserve one marigold with `/seeds reserve marigold-french 1` and Confirm.');
-  const entry = view.branch.find((item) => item.role === 'seed-desk' && item.revision === view.revision);
+  const entry = observed.branch.find((item) => item.role === 'seed-desk' && item.revision === view.revision);
   if (!entry) return notYet('the branch does not end on your new seed desk entry; reserve again here.');
   if (entry.modelVisible) return notYet('that entry is marked as sent to the model, which a custom state entry never is. Reset the lesson.');
   return DONE;
@@ -825,7 +820,7 @@ const otherTabReserves: Checkpoint = (observed) => {
   }
   const marigold = rowOf(observed.view, 'marigold-french');
   if (marigold.reserved !== marigold.packets) return notYet(`this tab's branch now shows ${marigold.reserved} marigold reserved; it should still hold all ${marigold.packets} of yours. Reset the lesson.`);
-  if (!hasDeskEntryElsewhere(observed.view)) return notYet('the other tab appended something, but no seed desk entry sits on another branch. Reserve the marigolds there, on a branch from before your reservation.');
+  if (!hasDeskEntryElsewhere(observed)) return notYet('the other tab appended something, but no seed desk entry sits on another branch. Reserve the marigolds there, on a branch from before your reservation.');
   return DONE;
 };
 

@@ -1,4 +1,4 @@
-import type { ApprovalModeView, ApprovalPolicy, ComparisonView, DeskChange, HostView, LeafBehind, ToolCallOutcome, TreeRowView } from '../protocol/messages';
+import type { ApprovalModeView, ApprovalPolicy, BranchItem, ComparisonView, DeskChange, EventLogItem, HostView, LeafBehind, QueryAnswer, ToolCallOutcome } from '../protocol/messages';
 
 /** Seed desk entries in the journal just before an attempt and just after it: a refusal leaves them equal. */
 export interface DeskEntryCounts {
@@ -12,7 +12,8 @@ export interface DeskEntryCounts {
  * function that unit tests can feed by hand.
  */
 export type Fact =
-  | { readonly kind: 'answer'; readonly text: string }
+  /** A desk query's answer: its text as shown, and what it listed as data. */
+  | { readonly kind: 'answer'; readonly text: string; readonly query: QueryAnswer }
   | { readonly kind: 'said'; readonly text: string }
   | { readonly kind: 'dialog-opened'; readonly change: DeskChange }
   | { readonly kind: 'cancelled'; readonly change: DeskChange }
@@ -39,10 +40,12 @@ export interface Observed {
   readonly view: HostView;
   /** Facts since the step began, oldest first. */
   readonly facts: readonly StampedFact[];
+  /** The active branch's last entries, root side first (the conversation the page shows). */
+  readonly branch: readonly BranchItem[];
+  /** The host's events and notifications, oldest first. */
+  readonly events: readonly EventLogItem[];
   readonly journalFilter: string;
   readonly comparison: ComparisonView | null;
-  readonly treeRows: readonly TreeRowView[];
-  readonly sessionCount: number;
 }
 
 export interface CheckResult {

@@ -6,12 +6,11 @@ import 'fake-indexeddb/auto';
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseSeedsArgs, splitSlashCommand } from '$domain/command/parse';
-import { asEntryId, asRevision, seededIdSource } from '$domain/ids';
-import { compareBranches } from '$domain/journal/compare';
-import { flattenTree } from '$domain/journal/treeLayout';
-import type { ComparisonView, DeskChange, ToolCallOutcome, TreeRowView } from '../protocol/messages';
+import { asRevision, seededIdSource } from '$domain/ids';
+import { ChangesSchema, type ComparisonView, type DeskChange, type EntryTarget, type ToolCallOutcome } from '../protocol/messages';
 import { PlaygroundHost } from '../worker/host';
 import { JournalStore } from '../worker/store';
+import { Watches } from '../worker/watches';
 import { checkStep, CHECKPOINTS } from './checkpoints';
 import type { Fact, Observed, StampedFact } from './facts';
 import { LESSONS, validateLessons } from './lessons';
@@ -170,24 +169,24 @@ function isHumanMutation(line: string): boolean {
 
 /**
  * The page, reduced to what the tutorial sees: it performs lesson actions through the host the
- * way `app/actions.ts` does and records facts where `Playground` records them.
+ * way `app/actions.ts` does, records facts where the page's features record them, and holds the
+ * comparison the way the page does: a watched topic, updated from the changes that follow every
+ * request (parsed with the page's schema).
  */
 class SimulatedPage {
   private facts: StampedFact[] = [];
   private seq = 0;
   private dialog: { change: DeskChange; revision: string } | null = null;
   private pendingApproval: { callId: string; args: string } | null = null;
-  private compareWith: string | null = null;
+  private readonly watches = new Watches();
   private comparison: ComparisonView | null = null;
+  private compareMissing: string | null = null;
   private journalFilter = '';
-  private sessionId = '';
 
   constructor(
     private readonly host: PlaygroundHost,
     private readonly store: JournalStore,
-  ) {
-    this.sessionId = host.sessionId;
-  }
+  ) {}
 
   get nextSeq(): number {
     return this.seq + 1;
@@ -198,22 +197,25 @@ class SimulatedPage {
   }
 
   async observed(from: number): Promise<Observed> {
-    const journal = this.host.currentJournal();
-    if (this.host.sessionId !== this.sessionId) {
-      // The page drops a comparison when the session changes.
-      this.sessionId = this.host.sessionId;
-      this.comparison = null;
-      this.compareWith = null;
-    }
-    if (this.compareWith !== null) this.comparison = compareBranches(journal, journal.leafId, asEntryId(this.compareWith)) as unknown as ComparisonView;
+    await this.sync();
     return {
       view: this.host.view(),
       facts: this.facts.filter((fact) => fact.seq >= from),
+      branch: this.host.branch(),
+      events: this.host.events(),
       journalFilter: this.journalFilter,
       comparison: this.comparison,
-      treeRows: flattenTree(journal) as unknown as TreeRowView[],
-      sessionCount: (await this.host.listSessions()).length,
     };
+  }
+
+  /** What the worker sends after a request, as the page folds it in (here only the comparison matters). */
+  private async sync(): Promise<void> {
+    const changes = ChangesSchema.parse(await this.watches.changes(this.host.core));
+    for (const update of changes.updates) {
+      if (update.topic !== 'compare') continue;
+      this.comparison = update.comparison;
+      this.compareMissing = update.missing;
+    }
   }
 
   private toolRevisions(): string[] {
@@ -243,6 +245,11 @@ class SimulatedPage {
   }
 
   async perform(action: LessonAction): Promise<void> {
+    await this.act(action);
+    await this.sync();
+  }
+
+  private async act(action: LessonAction): Promise<void> {
     const before = this.deskEntries();
     switch (action.do) {
       case 'line': {
@@ -255,7 +262,7 @@ class SimulatedPage {
           return;
         }
         const outcome = await this.host.runLine(action.text);
-        if (outcome.kind === 'answer') this.note({ kind: 'answer', text: outcome.text });
+        if (outcome.kind === 'answer') this.note({ kind: 'answer', text: outcome.text, query: outcome.query });
         if (outcome.kind === 'said') this.note({ kind: 'said', text: action.text });
         if (outcome.kind === 'refused') this.note({ kind: 'refused', code: outcome.code, via: 'line', deskEntries: this.since(before) });
         return;
@@ -324,22 +331,16 @@ class SimulatedPage {
         this.note({ kind: 'reopened', from, to: this.host.view().leafId, behind });
         return;
       }
-      case 'branch-from': {
-        const row = flattenTree(this.host.currentJournal()).find((candidate) => candidate.text.includes(action.text));
-        if (!row) throw new Error(`No entry shows "${action.text}".`);
-        this.navigate(row.id);
+      case 'branch-from':
+        this.branchFrom({ by: 'text', text: action.text });
         return;
-      }
-      case 'branch-before-last-reservation': {
-        const last = [...flattenTree(this.host.currentJournal())].reverse().find((row) => row.isSeedDesk && row.onActivePath);
-        if (!last?.parentId) throw new Error('No reservation on this branch to go back before.');
-        this.navigate(last.parentId);
+      case 'branch-before-last-reservation':
+        this.branchFrom({ by: 'before-last-reservation' });
         return;
-      }
       case 'compare-with-other-branch': {
-        const other = [...flattenTree(this.host.currentJournal())].reverse().find((row) => row.isSeedDesk && !row.onActivePath);
-        if (!other) throw new Error('No seed desk entry on another branch.');
-        this.compareWith = other.id;
+        this.watches.watch({ topic: 'compare', other: { by: 'newest-off-branch' } }, this.host.core);
+        await this.sync();
+        if (this.compareMissing !== null) throw new Error(this.compareMissing);
         return;
       }
       case 'try-other-revision': {
@@ -380,16 +381,18 @@ class SimulatedPage {
     twin.onAppended = (sessionId, entries) => {
       if (this.host.adoptForeign(sessionId, entries)) this.note({ kind: 'foreign-append' });
     };
-    const lastDesk = [...twin.view().branch].reverse().find((item) => item.role === 'seed-desk');
-    const parent = lastDesk ? (this.host.currentJournal().get(lastDesk.id)?.parentId ?? null) : null;
-    if (parent) twin.navigate(asEntryId(parent));
-    const outcome = await twin.commitHumanChange({ kind: 'reservation', action: 'reserve', id: 'marigold-french', packets: 3 }, asRevision(twin.view().revision));
+    // Throws when the branch holds no reservation: every lesson that opens a twin tab has one.
+    twin.navigate({ by: 'before-last-reservation' });
+    const change = { kind: 'reservation', action: 'reserve', id: 'marigold-french', packets: 3 } as const;
+    const outcome = await twin.commitHumanChange(change, asRevision(twin.view().revision));
     if (outcome.kind !== 'committed') throw new Error(`The twin tab could not reserve: ${JSON.stringify(outcome)}`);
+    this.note({ kind: 'committed', change, via: 'twin' });
   }
 
-  private navigate(entryId: string): void {
-    this.host.navigate(asEntryId(entryId));
-    this.note({ kind: 'navigated', entryId });
+  /** The tree's "Branch from here": the worker finds the entry; the fact records where the leaf went. */
+  private branchFrom(target: EntryTarget): void {
+    this.host.navigate(target);
+    this.note({ kind: 'navigated', entryId: this.host.view().leafId });
   }
 
   private requireDialog(): { change: DeskChange; revision: string } {

@@ -153,10 +153,14 @@ describe('confirmation machine: idle and reading', () => {
   });
 
   it.each([
-    { kind: 'answer', text: `basil-genovese: 8 available, 0 reserved\nrevision: ${SID}:root` },
+    {
+      kind: 'answer',
+      text: `basil-genovese: 8 available, 0 reserved\nrevision: ${SID}:root`,
+      query: { revision: `${SID}:root`, rows: [{ id: 'basil-genovese', available: 8, reserved: 0 }] },
+    },
     { kind: 'usage', text: 'Unknown subcommand "frobnicate".' },
     { kind: 'said', text: 'Added your message as entry 12345678.' },
-  ] as const)('reading → answered on a $kind outcome, with its text and no code', async (outcome) => {
+  ] satisfies LineOutcome[])('reading → answered on a $kind outcome, with its text and no code', async (outcome) => {
     const { actor, settle, commitCalls } = harness({ prepare: () => outcome });
     actor.send({ type: 'REQUEST', line: 'whatever' });
     const answered = await settle('answered');
@@ -340,7 +344,7 @@ describe('confirmation machine: settled states', () => {
     const reading = second.actor.getSnapshot();
     expect(reading.value).toBe('reading');
     expect(reading.context).toMatchObject({ line: '/seeds query', change: null, revision: null, result: '', code: null });
-    pending.resolve({ kind: 'answer', text: `revision: ${SID}:root` });
+    pending.resolve({ kind: 'answer', text: `revision: ${SID}:root`, query: { revision: `${SID}:root`, rows: [] } });
     const answered = await second.settle('answered');
     expect(answered.context.result).toBe(`revision: ${SID}:root`);
     expect(second.prepareCalls.at(-1)).toBe('/seeds query');

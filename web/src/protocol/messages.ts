@@ -3,11 +3,13 @@ import * as z from 'zod/mini';
 import { FIXTURE_IDS } from '$domain/fixture';
 import { REFUSAL_CODES } from '$domain/refusal';
 import { APPROVAL_MODES, APPROVAL_TIERS } from '../worker/approval';
+import { GraphRowSchema } from './graph';
 
 /**
  * The worker protocol. Both ends parse what they receive with these schemas (zod/mini keeps the
- * main-thread bundle small). Requests carry an `id`; every response answers one id and brings
- * the view as it stands after the request, so the page never renders a state the worker lacks.
+ * main-thread bundle small). One user action is one request; its answer carries the result and
+ * what changed (the view when it differs, and updates to the topics the page watches), so the
+ * page never asks again after an answer.
  */
 
 const RefusalCodeSchema = z.enum(REFUSAL_CODES);
@@ -118,13 +120,19 @@ export const HostViewSchema = z.object({
   hostFileWritten: z.boolean(),
   pendingApproval: z.nullable(z.object({ callId: z.string(), prompt: z.string() })),
   seedDeskEntryCount: z.number(),
-  branch: z.array(BranchItemSchema),
-  events: z.array(EventLogItemSchema),
 });
 export type HostView = z.infer<typeof HostViewSchema>;
 
+/** A desk query's answer as data: the revision it was read at and the rows it listed. */
+export const QueryAnswerSchema = z.object({
+  revision: z.string(),
+  rows: z.array(z.object({ id: z.string(), available: z.number(), reserved: z.number() })),
+});
+export type QueryAnswer = z.infer<typeof QueryAnswerSchema>;
+
 export const LineOutcomeSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('answer'), text: z.string() }),
+  /** `query`: what the answer listed, as data (checkpoints read this, never the text). */
+  z.object({ kind: z.literal('answer'), text: z.string(), query: QueryAnswerSchema }),
   z.object({ kind: z.literal('said'), text: z.string() }),
   z.object({ kind: z.literal('usage'), text: z.string() }),
   z.object({ kind: z.literal('refused'), code: RefusalCodeSchema, text: z.string() }),
@@ -172,25 +180,6 @@ export type ImportReport = z.infer<typeof ImportReportSchema>;
 export const TreeFilterSchema = z.enum(['all', 'conversation', 'seed-desk']);
 export type TreeFilter = z.infer<typeof TreeFilterSchema>;
 
-export const TreeRowSchema = z.object({
-  id: z.string(),
-  parentId: z.nullable(z.string()),
-  indent: z.number(),
-  type: z.string(),
-  role: z.string(),
-  text: z.string(),
-  isSeedDesk: z.boolean(),
-  revision: z.nullable(z.string()),
-  label: z.nullable(z.string()),
-  onActivePath: z.boolean(),
-  isLeaf: z.boolean(),
-  childCount: z.number(),
-  level: z.number(),
-  posInSet: z.number(),
-  setSize: z.number(),
-});
-export type TreeRowView = z.infer<typeof TreeRowSchema>;
-
 const SideSchema = z.object({
   tipId: z.nullable(z.string()),
   revision: z.string(),
@@ -215,8 +204,62 @@ export const ComparisonSchema = z.object({
 });
 export type ComparisonView = z.infer<typeof ComparisonSchema>;
 
+/**
+ * Which entry a tree action means. The page names the node it shows (`id`); a lesson's
+ * "Do it for me" names what it is looking for, and the worker, which holds the journal, finds it.
+ */
+export const EntryTargetSchema = z.discriminatedUnion('by', [
+  z.object({ by: z.literal('id'), id: z.string() }),
+  /** The first entry, in the tree's order (top to bottom), whose display text contains `text`. */
+  z.object({ by: z.literal('text'), text: z.string() }),
+  /** The parent of the latest seed desk entry on the current branch. */
+  z.object({ by: z.literal('before-last-reservation') }),
+  /** The newest seed desk entry that is not on the current branch. */
+  z.object({ by: z.literal('newest-off-branch') }),
+]);
+export type EntryTarget = z.infer<typeof EntryTargetSchema>;
+
+/**
+ * What a panel watches while it is shown. The worker answers a watch at once and then sends only
+ * what changed, inside the answer to whatever request changed it (or in a push, when another tab did).
+ */
+export const WatchSchema = z.discriminatedUnion('topic', [
+  /** The active branch as the conversation shows it (its last entries). */
+  z.object({ topic: z.literal('conversation') }),
+  /** The host's events and notifications. */
+  z.object({ topic: z.literal('events') }),
+  /** The journal file's lines containing `filter`. */
+  z.object({ topic: z.literal('journal'), filter: z.string() }),
+  /** The session graph, with filtered-out entries collapsed into the edges. */
+  z.object({ topic: z.literal('graph'), filter: TreeFilterSchema }),
+  z.object({ topic: z.literal('sessions') }),
+  /** The current branch beside another one, found by `other`. */
+  z.object({ topic: z.literal('compare'), other: EntryTargetSchema }),
+]);
+export type Watch = z.infer<typeof WatchSchema>;
+export type Topic = Watch['topic'];
+
+const ModeSchema = z.enum(['replace', 'append']);
+
+/** A change to one watched topic. `append`: add to what the page holds; `replace`: the whole value. */
+export const TopicUpdateSchema = z.discriminatedUnion('topic', [
+  z.object({ topic: z.literal('conversation'), mode: ModeSchema, items: z.array(BranchItemSchema) }),
+  z.object({ topic: z.literal('events'), mode: ModeSchema, items: z.array(EventLogItemSchema) }),
+  z.object({ topic: z.literal('journal'), mode: ModeSchema, filter: z.string(), lineCount: z.number(), matchCount: z.number(), lines: z.array(z.string()) }),
+  z.object({ topic: z.literal('graph'), filter: TreeFilterSchema, rows: z.array(GraphRowSchema), leafId: z.nullable(z.string()) }),
+  z.object({ topic: z.literal('sessions'), sessions: z.array(SessionSummarySchema) }),
+  /** `comparison` null: the compared entry is gone (another session) or was never found (`missing`). */
+  z.object({ topic: z.literal('compare'), otherId: z.nullable(z.string()), comparison: z.nullable(ComparisonSchema), missing: z.nullable(z.string()) }),
+]);
+export type TopicUpdate = z.infer<typeof TopicUpdateSchema>;
+
+/** What changed since the page last heard: the view only when it differs, and the watched topics that moved. */
+export const ChangesSchema = z.object({ view: z.optional(HostViewSchema), updates: z.array(TopicUpdateSchema) });
+export type Changes = z.infer<typeof ChangesSchema>;
+
 export const RequestBodySchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('hello') }),
+  /** The page's first message: it opens the session and starts the watches the first screen needs. */
+  z.object({ type: z.literal('hello'), watch: z.array(WatchSchema) }),
   z.object({ type: z.literal('line'), text: z.string(), headless: z.optional(z.boolean()) }),
   z.object({ type: z.literal('toolCall'), args: z.string(), skipSchema: z.boolean() }),
   z.object({ type: z.literal('answerApproval'), callId: z.string(), approved: z.boolean() }),
@@ -226,19 +269,18 @@ export const RequestBodySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('commit'), change: DeskChangeSchema, expectedRevision: z.string() }),
   z.object({ type: z.literal('meanwhileReserve'), id: z.string(), packets: z.number() }),
   z.object({ type: z.literal('stepBack') }),
-  z.object({ type: z.literal('navigate'), entryId: z.string() }),
+  z.object({ type: z.literal('navigate'), target: EntryTargetSchema }),
   z.object({ type: z.literal('reopen') }),
   z.object({ type: z.literal('setInteractive'), interactive: z.boolean() }),
   z.object({ type: z.literal('injectFault'), fault: z.nullable(z.enum(['abort', 'quota', 'close'])) }),
-  z.object({ type: z.literal('journal'), filter: z.string() }),
-  z.object({ type: z.literal('sessions') }),
+  z.object({ type: z.literal('watch'), watch: WatchSchema }),
+  z.object({ type: z.literal('unwatch'), topic: z.enum(['conversation', 'events', 'journal', 'graph', 'sessions', 'compare']) }),
   z.object({ type: z.literal('newSession') }),
   z.object({ type: z.literal('switchSession'), sessionId: z.string() }),
-  z.object({ type: z.literal('forkSession') }),
+  /** A new session holding the path to `entryId` (the leaf when absent), as the host's `createBranchedSession`. */
+  z.object({ type: z.literal('forkSession'), entryId: z.optional(z.string()) }),
   z.object({ type: z.literal('exportSession') }),
   z.object({ type: z.literal('importSession'), file: z.custom<Blob>((value) => value instanceof Blob) }),
-  z.object({ type: z.literal('tree'), filter: TreeFilterSchema }),
-  z.object({ type: z.literal('compare'), otherId: z.nullable(z.string()) }),
 ]);
 export type RequestBody = z.infer<typeof RequestBodySchema>;
 export type RequestType = RequestBody['type'];
@@ -246,7 +288,7 @@ export type RequestType = RequestBody['type'];
 export const RequestSchema = z.object({ id: z.number(), body: RequestBodySchema });
 export type Request = z.infer<typeof RequestSchema>;
 
-/** What each request answers with (besides the view). */
+/** What each request answers with (besides what changed). */
 export const ResultSchemas = {
   hello: z.null(),
   line: LineOutcomeSchema,
@@ -262,25 +304,26 @@ export const ResultSchemas = {
   reopen: z.null(),
   setInteractive: z.null(),
   injectFault: z.null(),
-  journal: z.object({ lineCount: z.number(), matchCount: z.number(), lines: z.array(z.string()) }),
-  sessions: z.array(SessionSummarySchema),
+  watch: z.null(),
+  unwatch: z.null(),
   newSession: z.null(),
   switchSession: z.null(),
   forkSession: z.null(),
   exportSession: z.object({ fileName: z.string(), jsonl: z.string() }),
   importSession: ImportReportSchema,
-  tree: z.object({ rows: z.array(TreeRowSchema), leafId: z.nullable(z.string()) }),
-  compare: ComparisonSchema,
 } satisfies Record<RequestType, z.ZodMiniType>;
 
 export type ResultOf<T extends RequestType> = z.infer<(typeof ResultSchemas)[T]>;
 
-/** Everything the worker posts: answers to requests, pushed views (another tab appended), import progress. */
+/**
+ * Everything the worker posts. An answer carries its result and what changed; a push carries what
+ * changed when no request of this page caused it (another tab appended, the sessions changed,
+ * storage was lost). The page's state always equals the sum of what it received.
+ */
 export const WorkerMessageSchema = z.union([
-  z.object({ kind: z.literal('response'), id: z.number(), ok: z.literal(true), result: z.unknown(), view: HostViewSchema }),
-  z.object({ kind: z.literal('response'), id: z.number(), ok: z.literal(false), error: z.string(), view: z.nullable(HostViewSchema) }),
-  /** A view the worker sends unasked: another tab appended, the sessions changed, or storage was lost. */
-  z.object({ kind: z.literal('push'), view: HostViewSchema, reason: z.enum(['foreign', 'sessions', 'lost']) }),
+  z.object({ kind: z.literal('response'), id: z.number(), ok: z.literal(true), result: z.unknown(), changes: ChangesSchema }),
+  z.object({ kind: z.literal('response'), id: z.number(), ok: z.literal(false), error: z.string(), changes: z.nullable(ChangesSchema) }),
+  z.object({ kind: z.literal('push'), changes: ChangesSchema, reason: z.enum(['foreign', 'sessions', 'lost']) }),
   z.object({ kind: z.literal('progress'), id: z.number(), phase: z.string(), done: z.number(), total: z.number() }),
   /** Something the page should say while the worker cannot answer yet (a blocked open). */
   z.object({ kind: z.literal('notice'), text: z.string() }),

@@ -53,10 +53,24 @@ const row = (view: HostView, id: string) => {
   return { reserved: found.reserved, available: found.available };
 };
 
-const changedEvents = (view: HostView) => view.events.filter((event) => event.kind === 'event' && event.channel === CHANGED_EVENT);
+const changedEvents = (host: PlaygroundHost) => host.events().filter((event) => event.kind === 'event' && event.channel === CHANGED_EVENT);
 
 const emptyQuery = (revision: string) =>
   ['basil-genovese: 8 available, 0 reserved', 'bean-scarlet: 5 available, 0 reserved', 'marigold-french: 3 available, 0 reserved', `revision: ${revision}`].join('\n');
+
+/** The answer to `/seeds query` on an empty desk: the text, and the same facts as data. */
+const emptyAnswer = (revision: string): LineOutcome => ({
+  kind: 'answer',
+  text: emptyQuery(revision),
+  query: {
+    revision,
+    rows: [
+      { id: 'basil-genovese', available: 8, reserved: 0 },
+      { id: 'bean-scarlet', available: 5, reserved: 0 },
+      { id: 'marigold-french', available: 3, reserved: 0 },
+    ],
+  },
+});
 
 describe('PlaygroundHost: start, query and conversation', () => {
   it('start on an empty database creates a session with an empty desk at <sid>:root', async () => {
@@ -85,10 +99,11 @@ describe('PlaygroundHost: start, query and conversation', () => {
 
   it("'/seeds query' answers with the exact desk text and revision <sid>:root", async () => {
     const { host } = await freshHost();
-    expect(await host.runLine('/seeds query')).toEqual({ kind: 'answer', text: emptyQuery(`${host.sessionId}:root`) });
+    expect(await host.runLine('/seeds query')).toEqual(emptyAnswer(`${host.sessionId}:root`));
     expect(await host.runLine('/seeds query bean')).toEqual({
       kind: 'answer',
       text: `bean-scarlet: 5 available, 0 reserved\nrevision: ${host.sessionId}:root`,
+      query: { revision: `${host.sessionId}:root`, rows: [{ id: 'bean-scarlet', available: 5, reserved: 0 }] },
     });
     expect(host.view().entryCount).toBe(0);
   });
@@ -101,12 +116,13 @@ describe('PlaygroundHost: start, query and conversation', () => {
     const view = host.view();
     expect(view.entryCount).toBe(1);
     expect(view.revision).toBe(before);
-    expect(view.branch).toEqual([expect.objectContaining({ role: 'user', text: 'hello', revision: null })]);
-    expect(view.leafId).toBe(view.branch[0]!.id);
+    const branch = host.branch();
+    expect(branch).toEqual([expect.objectContaining({ role: 'user', text: 'hello', revision: null })]);
+    expect(view.leafId).toBe(branch[0]!.id);
     const stored = await store.loadEntries(host.sessionId);
     expect(stored.map((r) => r.id)).toEqual([view.leafId]);
     expect(stored[0]!.entry).toMatchObject({ type: 'message', parentId: null, message: { role: 'user', content: [{ type: 'text', text: 'hello' }] } });
-    expect(changedEvents(view)).toEqual([]);
+    expect(changedEvents(host)).toEqual([]);
   });
 
   it("an unknown command and an empty line answer with usage and append nothing", async () => {
@@ -140,7 +156,7 @@ describe('PlaygroundHost: a confirmed human reservation', () => {
     const { host } = await freshHost();
     await prepare(host, '/seeds reserve basil-genovese 2'); // the learner cancels: no commit call
     expect(host.view().entryCount).toBe(0);
-    expect(await host.runLine('/seeds query')).toEqual({ kind: 'answer', text: emptyQuery(`${host.sessionId}:root`) });
+    expect(await host.runLine('/seeds query')).toEqual(emptyAnswer(`${host.sessionId}:root`));
   });
 
   it('commitHumanChange with the prepared revision commits: basil 6/2, a new revision, and a changed event', async () => {
@@ -161,7 +177,7 @@ describe('PlaygroundHost: a confirmed human reservation', () => {
     expect(stored.map((r) => r.entry)).toEqual([
       expect.objectContaining({ type: 'custom', customType: 'seed-desk-state-v1', data: { version: 1, agentEnabled: false, quantities: { 'basil-genovese': 2 } } }),
     ]);
-    const events = changedEvents(view);
+    const events = changedEvents(host);
     expect(events).toHaveLength(1);
     const payload = events[0]!.kind === 'event' ? JSON.parse(events[0]!.payload) : null;
     expect(payload).toEqual({ reason: 'reserve', revision: view.revision, agentEnabled: false, quantities: { 'basil-genovese': 2 } });
@@ -180,7 +196,7 @@ describe('PlaygroundHost: a confirmed human reservation', () => {
     expect(host.view().revision).toBe(before.revision);
     expect(row(host.view(), 'basil-genovese')).toEqual({ reserved: 2, available: 6 });
     expect(await store.countEntries(host.sessionId)).toBe(1);
-    expect(changedEvents(host.view())).toHaveLength(1);
+    expect(changedEvents(host)).toHaveLength(1);
   });
 
   it('the race: a reservation lands while the bean dialog waits, so the bean commit is refused and bean stays 0', async () => {
@@ -257,7 +273,7 @@ describe('PlaygroundHost: a confirmed human reservation', () => {
     const view = host.view();
     expect(view.agentEnabled).toBe(true);
     expect(view.revision).not.toBe(prepared.revision);
-    const payload = changedEvents(view).map((event) => (event.kind === 'event' ? JSON.parse(event.payload) : null));
+    const payload = changedEvents(host).map((event) => (event.kind === 'event' ? JSON.parse(event.payload) : null));
     expect(payload).toEqual([expect.objectContaining({ reason: 'agent-on', agentEnabled: true })]);
     // Revoke goes through the same path.
     await confirmLine(host, '/seeds agent off');
@@ -274,7 +290,7 @@ describe('PlaygroundHost: headless', () => {
       const outcome = await host.runLine(line);
       expect(outcome.kind === 'refused' && outcome.code, line).toBe('ui-required');
     }
-    expect(await host.runLine('/seeds query')).toEqual({ kind: 'answer', text: emptyQuery(`${host.sessionId}:root`) });
+    expect(await host.runLine('/seeds query')).toEqual(emptyAnswer(`${host.sessionId}:root`));
     expect(host.view().entryCount).toBe(0);
   });
 
@@ -302,8 +318,8 @@ describe('PlaygroundHost: storage failure latch', () => {
     expect(view.entryCount).toBe(before.entryCount);
     expect(view.revision).toBe(before.revision);
     expect(await store.countEntries(host.sessionId)).toBe(before.entryCount);
-    expect(view.events.some((event) => event.kind === 'notification' && event.level === 'error')).toBe(true);
-    expect(changedEvents(view)).toEqual([]);
+    expect(host.events().some((event) => event.kind === 'notification' && event.level === 'error')).toBe(true);
+    expect(changedEvents(host)).toEqual([]);
 
     // Latched: the next write fails without reaching the store, though no fault is armed any more.
     const said = await host.runLine('x');
@@ -312,7 +328,7 @@ describe('PlaygroundHost: storage failure latch', () => {
     expect(host.view().entryCount).toBe(before.entryCount);
     expect(await store.countEntries(host.sessionId)).toBe(before.entryCount);
     // Reads still answer.
-    expect(await host.runLine('/seeds query')).toEqual({ kind: 'answer', text: emptyQuery(before.revision) });
+    expect(await host.runLine('/seeds query')).toEqual(emptyAnswer(before.revision));
   });
 
   it('reopen() clears the latch, and a commit then succeeds', async () => {
@@ -412,6 +428,7 @@ describe('PlaygroundHost: leaf moves, reopen and restart', () => {
     await confirmLine(host, '/seeds reserve basil-genovese 2');
     await confirmLine(host, '/seeds agent on');
     const before = host.view();
+    const beforeBranch = host.branch();
     const query = await host.runLine('/seeds query');
     store.close();
 
@@ -424,7 +441,7 @@ describe('PlaygroundHost: leaf moves, reopen and restart', () => {
     expect(after.agentEnabled).toBe(true);
     expect(after.entryCount).toBe(before.entryCount);
     expect(after.leafId).toBe(before.leafId);
-    expect(after.branch).toEqual(before.branch);
+    expect(restarted.branch()).toEqual(beforeBranch);
     expect(await restarted.runLine('/seeds query')).toEqual(query);
     // The restored revision is the live one: a commit made on it goes through.
     const prepared = await prepare(restarted, '/seeds release basil-genovese 1');
@@ -476,7 +493,7 @@ describe('PlaygroundHost: what it finds in the database', () => {
     expect((await host.runLine('what now?')).kind).toBe('said');
     // Stepping back above the corrupt entry gives a usable desk again.
     host.moveLeaf(asEntryId('m0000001'));
-    expect(await host.runLine('/seeds query')).toEqual({ kind: 'answer', text: emptyQuery(`${SID}:root`) });
+    expect(await host.runLine('/seeds query')).toEqual(emptyAnswer(`${SID}:root`));
     expect((await confirmLine(host, '/seeds reserve bean-scarlet 1')).kind).toBe('committed');
     expect(row(host.view(), 'bean-scarlet')).toEqual({ reserved: 1, available: 4 });
     expect(host.view().corrupt).toBeNull();

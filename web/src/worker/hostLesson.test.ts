@@ -122,7 +122,7 @@ describe('what the host writes and what the model sees', () => {
     const { host } = await databases.freshHost(8);
     await host.runLine('hello');
     await confirmLine(host, '/seeds reserve marigold-french 1');
-    const branch = host.view().branch;
+    const branch = host.branch();
     expect(branch.map((item) => [item.role, item.modelVisible])).toEqual([
       ['user', true],
       ['seed-desk', false],

@@ -111,7 +111,7 @@ const row = (view: HostView, id: string) => {
   return { reserved: found.reserved, available: found.available };
 };
 
-const changedEvents = (view: HostView) => view.events.filter((event) => event.kind === 'event' && event.channel === CHANGED_EVENT);
+const changedEvents = (host: PlaygroundHost) => host.events().filter((event) => event.kind === 'event' && event.channel === CHANGED_EVENT);
 
 // ---- (1) recording ----
 
@@ -168,7 +168,7 @@ describe('seed_desk through the host: how a call is recorded', () => {
     expect(result.text.endsWith(`revision: ${view.revision}`)).toBe(true);
     expect(view.leafId).toBe(resultEntry!['id']);
     expect(await store.countEntries(host.sessionId)).toBe(view.entryCount);
-    expect(changedEvents(view).map((event) => (event.kind === 'event' ? JSON.parse(event.payload).reason : null))).toEqual(['agent-on', 'agent-act']);
+    expect(changedEvents(host).map((event) => (event.kind === 'event' ? JSON.parse(event.payload).reason : null))).toEqual(['agent-on', 'agent-act']);
   });
 });
 
@@ -213,7 +213,7 @@ describe('seed_desk through the host: the schema gate and the domain’s own che
     expect(recorded).toMatchObject({ role: 'toolResult', toolName: 'seed_desk', isError: true, content: [{ type: 'text', text: result.text }] });
     expect(recorded['details']).toBeUndefined();
     expect(toolCallEntry(host, result.callId)).toBeDefined();
-    expect(host.view().events.some((event) => event.kind === 'notification' && event.level === 'error' && event.text === result.text)).toBe(true);
+    expect(host.events().some((event) => event.kind === 'notification' && event.level === 'error' && event.text === result.text)).toBe(true);
   });
 
   it('skipSchema + {op:"inspect", id: 7}: the domain refuses it invalid-target (a refusal, not an error)', async () => {
@@ -474,7 +474,7 @@ describe('seed_desk through the host: refusals append no seed desk entry', () =>
     // Exactly the toolCall and the toolResult were stored.
     expect(await store.countEntries(host.sessionId)).toBe(stored + 2);
     expect(messageOf(toolResultEntry(host, result.callId))).toMatchObject({ isError: false, details: { ok: false, code } });
-    expect(host.view().events.some((event) => event.kind === 'notification' && event.level === 'warning' && event.text.includes(`Refused (${code})`))).toBe(true);
+    expect(host.events().some((event) => event.kind === 'notification' && event.level === 'warning' && event.text.includes(`Refused (${code})`))).toBe(true);
   });
 
   it('corrupt-state: after an invalid snapshot, query and act are refused and append no desk entry', async () => {
@@ -563,7 +563,7 @@ describe('seed_desk through the host: failures before and during the call', () =
     expect(view.entryCount).toBe(stored);
     expect(view.pendingApproval).toBeNull();
     expect(toolResultEntries(host, pending.callId)).toEqual([]);
-    expect(changedEvents(view).map((event) => (event.kind === 'event' ? JSON.parse(event.payload).reason : null))).toEqual(['agent-on']);
+    expect(changedEvents(host).map((event) => (event.kind === 'event' ? JSON.parse(event.payload).reason : null))).toEqual(['agent-on']);
   });
 
   it('writes latched while an approval waits: answering it must not write either', async () => {
@@ -613,7 +613,7 @@ describe('seed_desk through the host: reopen while an approval waits', () => {
     await host.reopen();
     const view = host.view();
     expect(view.pendingApproval).toBeNull();
-    expect(view.events.some((event) => event.kind === 'notification' && event.level === 'warning' && event.text.includes(pending.callId))).toBe(true);
+    expect(host.events().some((event) => event.kind === 'notification' && event.level === 'warning' && event.text.includes(pending.callId))).toBe(true);
     expect(toolCallEntry(host, pending.callId)).toBeDefined();
     expect(toolResultEntries(host, pending.callId)).toEqual([]);
     expect(await store.countEntries(host.sessionId)).toBe(stored);

@@ -2,16 +2,20 @@
 import { cryptoIdSource } from '$domain/ids';
 import { EntryBaseSchema, type JournalEntry } from '$domain/journal/entry';
 import { BROADCAST_CHANNEL, BroadcastSchema, RequestSchema, type Broadcast, type WorkerMessage } from '../protocol/messages';
+import type { DeepReadonly } from '../protocol/deepReadonly';
 import { handle } from './handlers';
 import { PlaygroundHost } from './host';
 import { JournalStore } from './store';
+import { Watches } from './watches';
 
 /**
  * The worker owns all state and all writes. Requests run strictly one after another, so a commit
- * never interleaves with a navigation or another commit from this tab. Other tabs' appends
- * arrive over a BroadcastChannel and join the tree; this tab's leaf stays put.
+ * never interleaves with a navigation or another commit from this tab. Every answer carries what
+ * changed for the page (its view and the topics it watches); other tabs' appends arrive over a
+ * BroadcastChannel, join the tree (this tab's leaf stays put) and reach the page as a push.
  */
 const channel = new BroadcastChannel(BROADCAST_CHANNEL);
+const watches = new Watches();
 
 let lostBeforeStart: string | null = null;
 let onLost = (reason: string) => {
@@ -26,7 +30,7 @@ const ready = (async () => {
   const host = await PlaygroundHost.start(store, cryptoIdSource);
   onLost = (reason) => {
     host.storageLost(reason);
-    post({ kind: 'push', view: host.view(), reason: 'lost' });
+    enqueue(async () => post({ kind: 'push', changes: await watches.changes(host.core), reason: 'lost' }));
   };
   if (lostBeforeStart) onLost(lostBeforeStart);
   host.onAppended = (sessionId, entries) => announce({ type: 'appended', sessionId, entries: [...entries] });
@@ -45,7 +49,7 @@ self.addEventListener('message', (event: MessageEvent<unknown>) => {
   const parsed = RequestSchema.safeParse(event.data);
   if (!parsed.success) {
     const id = typeof event.data === 'object' && event.data !== null && 'id' in event.data ? Number(event.data.id) : -1;
-    post({ kind: 'response', id, ok: false, error: `The worker could not read this request: ${parsed.error.issues[0]?.message ?? 'invalid'}`, view: null });
+    post({ kind: 'response', id, ok: false, error: `The worker could not read this request: ${parsed.error.issues[0]?.message ?? 'invalid'}`, changes: null });
     return;
   }
   const { id, body } = parsed.data;
@@ -53,10 +57,12 @@ self.addEventListener('message', (event: MessageEvent<unknown>) => {
     let host: PlaygroundHost | null = null;
     try {
       host = await ready;
-      const result = await handle(host, body, { progress: (phase, done, total) => post({ kind: 'progress', id, phase, done, total }) });
-      post({ kind: 'response', id, ok: true, result, view: host.view() });
+      const context = { watches, progress: (phase: string, done: number, total: number) => post({ kind: 'progress', id, phase, done, total }) };
+      const result = await handle(host, body, context);
+      post({ kind: 'response', id, ok: true, result, changes: await watches.changes(host.core) });
     } catch (error) {
-      post({ kind: 'response', id, ok: false, error: error instanceof Error ? error.message : String(error), view: host?.view() ?? null });
+      const changes = host ? await watches.changes(host.core).catch(() => null) : null;
+      post({ kind: 'response', id, ok: false, error: error instanceof Error ? error.message : String(error), changes });
     }
   });
 });
@@ -68,7 +74,9 @@ channel.addEventListener('message', (event: MessageEvent<unknown>) => {
   enqueue(async () => {
     const host = await ready;
     if (message.type === 'sessions-changed') {
-      post({ kind: 'push', view: host.view(), reason: 'sessions' });
+      host.noteSessionsChanged();
+      const changes = await watches.changes(host.core);
+      if (changes.view || changes.updates.length > 0) post({ kind: 'push', changes, reason: 'sessions' });
       return;
     }
     const entries: JournalEntry[] = [];
@@ -76,7 +84,7 @@ channel.addEventListener('message', (event: MessageEvent<unknown>) => {
       const entry = EntryBaseSchema.safeParse(raw);
       if (entry.success) entries.push(entry.data as JournalEntry);
     }
-    if (host.adoptForeign(message.sessionId, entries)) post({ kind: 'push', view: host.view(), reason: 'foreign' });
+    if (host.adoptForeign(message.sessionId, entries)) post({ kind: 'push', changes: await watches.changes(host.core), reason: 'foreign' });
   });
 });
 
@@ -84,6 +92,6 @@ function announce(message: Broadcast): void {
   channel.postMessage(message);
 }
 
-function post(message: WorkerMessage): void {
+function post(message: DeepReadonly<WorkerMessage>): void {
   self.postMessage(message);
 }

@@ -1,0 +1,192 @@
+/**
+ * Protocol benchmark (issue 12), in headless Chromium through Playwright, all in the app's own page
+ * so every ratio's baseline is measured in the same page and run:
+ *  - baseline 1: a bare IndexedDB put+commit of an entry-sized record (its own database);
+ *  - baseline 2: an echo between the page and a bare worker (a message the size of a request);
+ *  - "/seeds query typed → answer shown" and "Confirm clicked → desk table and revision updated",
+ *    timed in the page from the input event to the DOM mutation, as ratios of baseline 1;
+ *  - a request that changes nothing (`/seeds query bean`): the worker round trip the page measures
+ *    (User Timing), against 1 ms and against baseline 2;
+ *  - page→worker messages per action (Enter, Confirm), counted at `Worker.prototype.postMessage`.
+ */
+import type { Page } from 'playwright';
+import { APP_URL, withBrowser } from './browserKit';
+import { formatMicros, percentile, printTable, saveFigures } from './stats';
+
+const ROUNDS = 40;
+
+const ms = (values: readonly number[], p: number) => formatMicros(percentile(values, p) * 1000);
+
+/** Counts every message the page posts to a worker, before the app creates its worker. */
+const COUNT_POSTS = `(() => {
+  const post = Worker.prototype.postMessage;
+  window.__posts = 0;
+  Worker.prototype.postMessage = function (...args) { window.__posts++; return post.apply(this, args); };
+})()`;
+
+/** Baselines measured in the app's page: a bare put+commit and a bare worker echo. */
+async function baselines(page: Page, rounds: number): Promise<{ put: number[]; echo: number[] }> {
+  return page.evaluate<{ put: number[]; echo: number[] }>(`(async () => {
+    const db = await new Promise((resolve, reject) => {
+      const open = indexedDB.open('bench-bare-page', 1);
+      open.onupgradeneeded = () => open.result.createObjectStore('entries', { keyPath: 'seq', autoIncrement: true });
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    const record = { sessionId: crypto.randomUUID(), id: 'abcd1234', parentKey: 'abcd0000', entry: { type: 'custom', customType: 'seed-desk-state-v1', data: { version: 1, agentEnabled: false, quantities: { 'basil-genovese': 2 } }, id: 'abcd1234', parentId: 'abcd0000', timestamp: new Date().toISOString() } };
+    const put = [];
+    for (let i = 0; i < ${rounds}; i++) {
+      const start = performance.now();
+      await new Promise((resolve, reject) => {
+        const tx = db.transaction('entries', 'readwrite');
+        tx.objectStore('entries').add({ ...record });
+        tx.oncomplete = resolve;
+        tx.onerror = () => reject(tx.error);
+      });
+      put.push(performance.now() - start);
+    }
+    db.close();
+    // Same origin (the page's CSP allows only 'self' workers): the bench serves this file itself.
+    const worker = new Worker('/bench-echo-worker.js');
+    // Timed in batches of 20 sequential echoes: one echo is below the page clock's 0.1 ms step.
+    const echo = [];
+    for (let i = 0; i < ${rounds}; i++) {
+      const start = performance.now();
+      for (let j = 0; j < 20; j++) {
+        await new Promise((resolve) => {
+          worker.onmessage = resolve;
+          worker.postMessage({ id: i, body: { type: 'line', text: '/seeds query bean' } });
+        });
+      }
+      echo.push((performance.now() - start) / 20);
+    }
+    worker.terminate();
+    return { put, echo };
+  })()`);
+}
+
+/**
+ * The learner's actions, driven inside the page (typing, Enter, clicking Confirm) and awaited with
+ * MutationObservers: Playwright's own polling would run on the main thread and delay the very
+ * messages being timed.
+ */
+async function uiRounds(page: Page): Promise<{ query: number[]; confirm: number[]; lineTrips: number[]; maxPerAction: number }> {
+  return page.evaluate<{ query: number[]; confirm: number[]; lineTrips: number[]; maxPerAction: number }>(`(async () => {
+    const rounds = ${ROUNDS};
+    const input = document.querySelector('input[placeholder^="/seeds query"]');
+    const output = document.querySelector('ol[aria-label="Command output"]');
+    const table = document.querySelector('table.desk tbody');
+    const revision = document.querySelector('[aria-label="Revision"]');
+    if (!input || !output || !table || !revision) throw new Error('the page lacks the command line, the desk or the revision');
+    const nextMutation = (target, accept = () => true) => new Promise((resolve) => {
+      const observer = new MutationObserver(() => {
+        if (!accept()) return;
+        observer.disconnect();
+        resolve(performance.now());
+      });
+      observer.observe(target, { subtree: true, childList: true, characterData: true });
+    });
+    const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    const type = (text) => {
+      input.value = text;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    };
+    const enter = () => input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+    const perAction = [];
+    const query = [];
+    for (let i = 0; i < rounds; i++) {
+      type(i % 2 === 0 ? '/seeds query' : '/seeds query bean');
+      await frame();
+      const answered = nextMutation(output, () => output.lastElementChild?.classList.contains('out-answer'));
+      const posts = window.__posts;
+      const start = performance.now();
+      enter();
+      query.push((await answered) - start);
+      perAction.push(window.__posts - posts);
+      await frame();
+    }
+    const confirmButton = () => [...document.querySelectorAll('button')].find((button) => button.textContent === 'Confirm');
+    const confirm = [];
+    for (let i = 0; i < rounds; i++) {
+      type(i % 2 === 0 ? '/seeds reserve basil-genovese 1' : '/seeds release basil-genovese 1');
+      await frame();
+      const opened = nextMutation(document.body, () => confirmButton() !== undefined);
+      enter();
+      await opened;
+      await frame();
+      const tableChanged = nextMutation(table);
+      const revisionChanged = nextMutation(revision);
+      const posts = window.__posts;
+      const start = performance.now();
+      confirmButton().click();
+      const end = Math.max(await tableChanged, await revisionChanged);
+      confirm.push(end - start);
+      perAction.push(window.__posts - posts);
+      await frame();
+    }
+    const lineTrips = performance.getEntriesByName('seed-desk:worker-round-trip').filter((entry) => entry.detail === 'line').slice(0, rounds).map((entry) => entry.duration);
+    return { query, confirm, lineTrips, maxPerAction: Math.max(...perAction) };
+  })()`);
+}
+
+/** BENCH_PROFILE=1: where the page's main thread spent the UI rounds, by function (self time). */
+async function startProfile(page: Page): Promise<() => Promise<void>> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 50 });
+  await cdp.send('Profiler.start');
+  return async () => {
+    const { profile } = await cdp.send('Profiler.stop');
+    const self = new Map<string, number>();
+    const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+    (profile.samples ?? []).forEach((id, index) => {
+      const frame = nodes.get(id)?.callFrame;
+      const key = `${frame?.functionName || '(anonymous)'} ${frame?.url.split('/').pop() ?? ''}:${frame?.lineNumber ?? ''}`;
+      self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas?.[index] ?? 0));
+    });
+    for (const [key, micros] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${(micros / 1000).toFixed(1).padStart(8)} ms  ${key}`);
+  };
+}
+
+async function main(): Promise<void> {
+  await withBrowser(async (browser) => {
+    // No service worker, so the bench's own echo worker file is fetched from the network, where the bench answers it.
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    await context.route('**/bench-echo-worker.js', (route) => route.fulfill({ contentType: 'text/javascript', body: 'self.onmessage = (e) => self.postMessage(e.data);' }));
+    const page = await context.newPage();
+    page.on('crash', () => console.error('The page crashed.'));
+    page.on('pageerror', (error) => console.error('page error:', error.message));
+    await page.addInitScript(COUNT_POSTS);
+    await page.goto(APP_URL);
+    await page.getByRole('table', { name: 'Seed desk' }).waitFor();
+    const first = await baselines(page, ROUNDS);
+    const profiler = process.env.BENCH_PROFILE ? await startProfile(page) : null;
+    const ui = await uiRounds(page);
+    if (profiler) await profiler();
+    const second = await baselines(page, ROUNDS);
+    const put = [...first.put, ...second.put];
+    const echo = [...first.echo, ...second.echo];
+    const putP50 = percentile(put, 50);
+    const echoP50 = percentile(echo, 50);
+    const queryRatio = percentile(ui.query, 50) / putP50;
+    const confirmRatio = percentile(ui.confirm, 50) / putP50;
+    const tripP50 = percentile(ui.lineTrips, 50);
+    const tripRatio = tripP50 / echoP50;
+    const rows = [
+      { measure: 'bare IndexedDB put+commit in the page p50 (baseline)', value: ms(put, 50), target: '', met: null },
+      { measure: 'bare worker echo p50 (baseline)', value: ms(echo, 50), target: '', met: null },
+      { measure: '/seeds query typed → answer shown p50 / bare put', value: `${ms(ui.query, 50)} = ${queryRatio.toFixed(2)}×`, target: '≤ 5×', met: queryRatio <= 5 },
+      { measure: 'Confirm → desk table and revision updated p50 / bare put', value: `${ms(ui.confirm, 50)} = ${confirmRatio.toFixed(2)}×`, target: '≤ 6×', met: confirmRatio <= 6 },
+      { measure: 'request that changes nothing: round trip p50', value: ms(ui.lineTrips, 50), target: '≤ 1 ms', met: tripP50 <= 1 },
+      { measure: 'request that changes nothing: round trip / echo p50', value: `${tripRatio.toFixed(1)}×`, target: '≤ 10×', met: tripRatio <= 10 },
+      { measure: 'page→worker messages per action (Enter, Confirm), max', value: String(ui.maxPerAction), target: '≤ 1', met: ui.maxPerAction <= 1 },
+    ] as const;
+    printTable(`Protocol (Chromium ${browser.version()}); ${ROUNDS} rounds each`, ['measure', 'value', 'target', 'met'], rows.map((row) => [row.measure, row.value, row.target, row.met === null ? '' : row.met ? 'yes' : 'no']));
+    await saveFigures('protocol', rows.map((row) => ({ issue: 12, ...row })));
+  });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

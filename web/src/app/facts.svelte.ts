@@ -1,0 +1,16 @@
+import type { Fact, StampedFact } from '../lessons/facts';
+
+/** What the learner did, for the tutorial's checkpoints: the newest 500 facts, numbered. */
+export class FactLog {
+  facts = $state.raw<StampedFact[]>([]);
+  private seq = 0;
+
+  note(fact: Fact): void {
+    this.facts = [...this.facts.slice(-499), { ...fact, seq: ++this.seq } as StampedFact];
+  }
+
+  /** The sequence number the next fact will get: a step's window starts here. */
+  get nextSeq(): number {
+    return this.seq + 1;
+  }
+}

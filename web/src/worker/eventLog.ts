@@ -1,0 +1,34 @@
+import type { EventLogItem } from '../protocol/messages';
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+export type NewEventLogItem = DistributiveOmit<EventLogItem, 'seq'>;
+
+/**
+ * The host's events and notifications, numbered in order and bounded (older ones are dropped).
+ * The sequence numbers let a watcher ask for "everything after n" instead of the whole log.
+ */
+export class EventLog {
+  private readonly items: EventLogItem[] = [];
+  private seq = 0;
+
+  constructor(private readonly limit = 50) {}
+
+  add(item: NewEventLogItem): void {
+    this.items.push({ ...item, seq: ++this.seq } as EventLogItem);
+    if (this.items.length > this.limit) this.items.splice(0, this.items.length - this.limit);
+  }
+
+  /** The newest sequence number given out (0 before any). */
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  all(): EventLogItem[] {
+    return this.items.slice();
+  }
+
+  /** The items numbered after `seq`, oldest first. */
+  since(seq: number): EventLogItem[] {
+    return this.items.filter((item) => item.seq > seq);
+  }
+}

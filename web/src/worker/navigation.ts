@@ -1,0 +1,46 @@
+import type { EntryId } from '$domain/ids';
+import type { EntryTarget } from '../protocol/messages';
+import type { HostCore } from './hostCore';
+import { resolveTarget } from './projections';
+
+/**
+ * Moves of the in-memory leaf, with the host's `/tree` rules (`journal.navigateTo`). A move
+ * appends nothing, so a reopen (or a reload) returns to the last appended entry.
+ */
+
+/** Host `/tree` selection of the entry `target` names. */
+export function navigate(core: HostCore, target: EntryTarget): void {
+  refuseMoveWhileApprovalWaits(core);
+  const found = resolveTarget(core.journal, target);
+  if (!found.ok) throw new Error(found.why);
+  const result = core.journal.navigateTo(found.id);
+  core.noteLeafMove();
+  core.notice = core.journal.leafIsTransient() ? transientNotice(result.leafId) : null;
+}
+
+/** Moves the leaf one step up (the race demo's "tree moves"). */
+export function stepBack(core: HostCore): void {
+  refuseMoveWhileApprovalWaits(core);
+  const leaf = core.journal.leafId;
+  if (leaf === null) return;
+  core.journal.moveLeaf(core.journal.parentIdOf(leaf));
+  core.noteLeafMove();
+  core.notice = transientNotice(core.journal.leafId);
+}
+
+/** The leaf straight onto `entryId` (no `/tree` user-message rule): tests and the real-host differential use it. */
+export function moveLeaf(core: HostCore, entryId: EntryId | null): void {
+  refuseMoveWhileApprovalWaits(core);
+  core.journal.moveLeaf(entryId);
+  core.noteLeafMove();
+  core.notice = core.journal.leafIsTransient() ? transientNotice(entryId) : null;
+}
+
+/** The call's result must land under its own tool-call message, so the tree stays put meanwhile. */
+function refuseMoveWhileApprovalWaits(core: HostCore): void {
+  core.refuseWhileApprovalWaits('move in the session tree');
+}
+
+function transientNotice(leafId: EntryId | null): string {
+  return `The leaf moved to ${leafId ?? 'the start of the session'} without appending anything. A reopen (or a reload) returns to the last appended entry unless you add something here.`;
+}

@@ -1,0 +1,134 @@
+import type { EntryId, SessionId } from '$domain/ids';
+import { sessionFileName } from '$domain/journal/entry';
+import { toSessionJsonl } from '$domain/journal/exportJsonl';
+import { parseSessionJsonl } from '$domain/journal/importJsonl';
+import { SessionJournal } from '$domain/journal/journal';
+import type { ImportReport, SessionSummary } from '../protocol/messages';
+import { leafReturnNotice } from '../protocol/leafNotice';
+import type { HostCore } from './hostCore';
+import { createSession, loadJournal } from './sessionLoad';
+import { StorageFailure } from './store';
+
+/**
+ * Sessions as the host has them: list, new, switch, fork (`createBranchedSession`), export,
+ * import, and reopen — each switch puts the leaf on the session's last appended entry.
+ */
+
+const IMPORT_REPORT_LIMIT = 200;
+
+export async function listSessions(core: HostCore): Promise<SessionSummary[]> {
+  const sessions = await core.store.listSessions();
+  return Promise.all(
+    sessions.map(async (session) => ({
+      id: session.id,
+      title: typeof session.header.title === 'string' ? session.header.title : null,
+      parentSession: session.header.parentSession ?? null,
+      createdAt: session.createdAt,
+      entryCount: session.id === core.sessionId ? core.journal.size : await core.store.countEntries(session.id),
+      current: session.id === core.sessionId,
+    })),
+  );
+}
+
+/** Host `newSession`: a fresh identity, no carried state, no grant. */
+export async function newSession(core: HostCore): Promise<void> {
+  core.refuseWhileApprovalWaits('start a new session');
+  core.useJournal(await createSession(core.store, core.ids), 'Started a new session: nothing reserved, agent off, a new identity.');
+  sessionsChanged(core);
+}
+
+export async function switchSession(core: HostCore, sessionId: SessionId): Promise<void> {
+  core.refuseWhileApprovalWaits('switch sessions');
+  const journal = await loadJournal(core.store, sessionId);
+  if (!journal) throw new Error(`Session ${sessionId} is not in this browser's journal.`);
+  core.useJournal(journal, `Switched to session ${sessionId}; the leaf is on its last appended entry.`);
+  sessionsChanged(core, false);
+}
+
+/**
+ * Host `createBranchedSession`: the path to `entryId` (the leaf when absent) copied with its ids
+ * into a new session whose `parentSession` is this one.
+ */
+export async function forkSession(core: HostCore, entryId: EntryId | null = core.journal.leafId): Promise<void> {
+  core.refuseWhileApprovalWaits('fork the session');
+  if (entryId !== null && !core.journal.has(entryId)) throw new Error(`Entry ${entryId} is not in this session, so there is no path to fork.`);
+  const fork = core.journal.forkToNewSession(core.ids, entryId);
+  await core.store.createSession(fork.header, fork.entries());
+  const where = entryId === core.journal.leafId ? 'the same path and state' : `the path to ${entryId ?? 'the start'}`;
+  core.useJournal(fork, `Forked into session ${fork.sessionId}: ${where}, a new identity, so a new revision.`);
+  sessionsChanged(core);
+}
+
+export function exportSession(core: HostCore): { fileName: string; jsonl: string } {
+  // The same name a fork of this session records as its parentSession.
+  return { fileName: sessionFileName(core.journal.header), jsonl: toSessionJsonl(core.journal.header, core.journal.entries()) };
+}
+
+/** All or nothing: a file that cannot be read, or a session already here, writes nothing. */
+export async function importSession(core: HostCore, file: Blob, onProgress: (phase: string, done: number, total: number) => void): Promise<ImportReport> {
+  core.refuseWhileApprovalWaits('import a session');
+  onProgress('reading', 0, file.size);
+  const text = await file.text();
+  onProgress('parsing', file.size, file.size);
+  const parsed = parseSessionJsonl(text, core.ids);
+  if (!parsed.ok) return { ok: false, line: parsed.error.line, message: parsed.error.message };
+  if (await core.store.getSession(parsed.header.id)) {
+    return { ok: false, line: 1, message: `Session ${parsed.header.id} is already in this playground. Switch to it in the session list instead.`, existingSessionId: parsed.header.id };
+  }
+  await core.store.createSession(parsed.header, parsed.entries, (done, total) => onProgress('storing', done, total));
+  const journal = SessionJournal.fromEntries(parsed.header, parsed.entries);
+  core.useJournal(journal, `Imported session ${journal.sessionId} (${journal.size} entries); the leaf is on the last entry.`);
+  sessionsChanged(core);
+  const cap = <T,>(items: readonly T[]) => items.slice(0, IMPORT_REPORT_LIMIT);
+  return {
+    ok: true,
+    sessionId: journal.sessionId,
+    entries: journal.size,
+    migratedFrom: parsed.migratedFrom,
+    hadTitleSlot: parsed.hadTitleSlot,
+    skipped: cap(parsed.skipped),
+    skippedCount: parsed.skipped.length,
+    warnings: cap(parsed.warnings),
+    warningCount: parsed.warnings.length,
+  };
+}
+
+/**
+ * The host's reopen: the session read back from storage, the leaf on its last appended entry, the
+ * storage latch cleared. A call waiting for approval is dropped, as a restarted host drops it.
+ */
+export async function reopen(core: HostCore): Promise<void> {
+  const behind = core.leafBehind();
+  const from = core.journal.leafId;
+  await core.store.reconnect();
+  const reloaded = await loadJournal(core.store, core.sessionId);
+  if (!reloaded) {
+    core.writeFailure = `Session ${core.sessionId} is no longer in the database (another tab may have deleted the database). Start a new session, or import an exported file.`;
+    throw new StorageFailure(core.writeFailure);
+  }
+  core.useJournal(reloaded, null);
+  if (core.pendingApproval) {
+    core.notify('warning', `The seed_desk call ${core.pendingApproval.callId} was waiting for approval; the reopen dropped it without a result, as a restarted host would.`);
+    core.pendingApproval = null;
+  }
+  core.notice =
+    behind && from !== reloaded.leafId
+      ? leafReturnNotice('reopen', behind, from, reloaded.leafId)
+      : `Reopened: the leaf is on the last appended entry (${reloaded.leafId ?? 'none'}), where you stood.`;
+  core.notify('info', core.notice);
+}
+
+/**
+ * The database connection is gone (another tab upgraded or deleted it, or the browser closed
+ * it). What this tab shows stays in memory; writes stop until a reopen reconnects.
+ */
+export function storageLost(core: HostCore, reason: string): void {
+  core.writeFailure = reason;
+  core.notify('error', `${reason} Writes are stopped; reopen the session (or reload the tab) to continue.`);
+}
+
+/** The list changed here: this tab's watchers and the other tabs hear of it. */
+function sessionsChanged(core: HostCore, tellOtherTabs = true): void {
+  core.sessionsVersion++;
+  if (tellOtherTabs) core.onSessionsChanged?.();
+}
