@@ -27,6 +27,10 @@ export type ConfirmationEvent =
 type Prepared = { outcome: LineOutcome };
 type Committed = { outcome: CommitOutcomeView };
 
+/** The one parameter every guard and action after an invoke takes: what the invoked actor answered. */
+const prepared = ({ event }: { event: { output: LineOutcome } }): Prepared => ({ outcome: event.output });
+const committed = ({ event }: { event: { output: CommitOutcomeView } }): Committed => ({ outcome: event.output });
+
 export const confirmationMachine = setup({
   types: {
     context: {} as ConfirmationContext,
@@ -42,7 +46,8 @@ export const confirmationMachine = setup({
     }),
   },
   guards: {
-    needsConfirmation: (_, { outcome }: Prepared) => outcome.kind === 'confirm',
+    // Each guard is a question about the answer, as the diagram shows it: "(if isChangeToConfirm)".
+    isChangeToConfirm: (_, { outcome }: Prepared) => outcome.kind === 'confirm',
     wasRefusedBeforeDialog: (_, { outcome }: Prepared) => outcome.kind === 'refused',
     wasCommitted: (_, { outcome }: Committed) => outcome.kind === 'committed',
     wasRefused: (_, { outcome }: Committed) => outcome.kind === 'refused',
@@ -73,9 +78,9 @@ export const confirmationMachine = setup({
         src: 'prepare',
         input: ({ context }) => ({ line: context.line }),
         onDone: [
-          { guard: { type: 'needsConfirmation', params: ({ event }) => ({ outcome: event.output }) }, target: 'open', actions: { type: 'openDialog', params: ({ event }) => ({ outcome: event.output }) } },
-          { guard: { type: 'wasRefusedBeforeDialog', params: ({ event }) => ({ outcome: event.output }) }, target: 'refused', actions: { type: 'rememberAnswer', params: ({ event }) => ({ outcome: event.output }) } },
-          { target: 'answered', actions: { type: 'rememberAnswer', params: ({ event }) => ({ outcome: event.output }) } },
+          { guard: { type: 'isChangeToConfirm', params: prepared }, target: 'open', actions: { type: 'openDialog', params: prepared } },
+          { guard: { type: 'wasRefusedBeforeDialog', params: prepared }, target: 'refused', actions: { type: 'rememberAnswer', params: prepared } },
+          { target: 'answered', actions: { type: 'rememberAnswer', params: prepared } },
         ],
         onError: { target: 'failed', actions: { type: 'rememberError', params: ({ event }) => ({ error: event.error }) } },
       },
@@ -91,9 +96,9 @@ export const confirmationMachine = setup({
         src: 'commit',
         input: ({ context }) => ({ change: context.change as DeskChange, expectedRevision: context.revision ?? '' }),
         onDone: [
-          { guard: { type: 'wasCommitted', params: ({ event }) => ({ outcome: event.output }) }, target: 'committed', actions: { type: 'rememberCommit', params: ({ event }) => ({ outcome: event.output }) } },
-          { guard: { type: 'wasRefused', params: ({ event }) => ({ outcome: event.output }) }, target: 'refused', actions: { type: 'rememberCommit', params: ({ event }) => ({ outcome: event.output }) } },
-          { target: 'failed', actions: { type: 'rememberCommit', params: ({ event }) => ({ outcome: event.output }) } },
+          { guard: { type: 'wasCommitted', params: committed }, target: 'committed', actions: { type: 'rememberCommit', params: committed } },
+          { guard: { type: 'wasRefused', params: committed }, target: 'refused', actions: { type: 'rememberCommit', params: committed } },
+          { target: 'failed', actions: { type: 'rememberCommit', params: committed } },
         ],
         onError: { target: 'failed', actions: { type: 'rememberError', params: ({ event }) => ({ error: event.error }) } },
       },

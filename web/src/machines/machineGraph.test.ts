@@ -35,7 +35,7 @@ describe('machineGraph(confirmationMachine)', () => {
 
   it('reading: the prepare actor’s results, guarded where the machine guards them', () => {
     expect(stateOf(graph, 'reading').transitions).toEqual([
-      { event: 'done: prepare', target: 'open', guard: 'needsConfirmation' },
+      { event: 'done: prepare', target: 'open', guard: 'isChangeToConfirm' },
       { event: 'done: prepare', target: 'refused', guard: 'wasRefusedBeforeDialog' },
       { event: 'done: prepare', target: 'answered' },
       { event: 'error: prepare', target: 'failed' },

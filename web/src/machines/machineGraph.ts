@@ -26,7 +26,7 @@ export interface MachineGraphTransition {
   event: string;
   /** The target state's id (as in `states`); a targetless transition names its own state. */
   target: string;
-  /** The guard's name when the transition is guarded ("needsConfirmation", "not(isEmpty)"). */
+  /** The guard's name when the transition is guarded ("isChangeToConfirm", "not(isEmpty)"). */
   guard?: string;
 }
 
