@@ -1,6 +1,6 @@
 import type { EntryId, IdSource, Revision, SessionId } from '$domain/ids';
 import type { JournalEntry } from '$domain/journal/entry';
-import type { SessionJournal } from '$domain/journal/journal';
+import { SessionJournal } from '$domain/journal/journal';
 import type { BranchItem, CommitOutcomeView, DeskChange, EntryTarget, EventLogItem, HostView, ImportReport, LineOutcome, SessionSummary, ToolCallOutcome } from '../protocol/messages';
 import type { ApprovalMode } from './approval';
 import * as commands from './commands';
@@ -8,7 +8,7 @@ import * as commits from './commits';
 import { HostCore } from './hostCore';
 import * as navigation from './navigation';
 import { branchItems, hostView } from './projections';
-import { createSession, loadJournal } from './sessionLoad';
+import { createSession, loadJournal, openSessionHead } from './sessionLoad';
 import * as sessions from './sessions';
 import type { JournalStore, StoreFault } from './store';
 import * as toolCalls from './toolCalls';
@@ -23,13 +23,46 @@ import type { ApprovalPolicy } from './toolGate';
  * Calls must not interleave: the worker runs them one at a time.
  */
 export class PlaygroundHost {
+  private opened: Promise<void> | null = null;
+
   private constructor(readonly core: HostCore) {}
 
-  static async start(store: JournalStore, ids: IdSource): Promise<PlaygroundHost> {
+  /**
+   * Opens the last session. `fromHead` (the worker): from its stored head only — the desk, the
+   * revision and the counts cost the same for 5k entries as for 50k — and `finishOpening` reads
+   * the whole journal after the first view is out. A browser without a session starts a new one.
+   */
+  static async start(store: JournalStore, ids: IdSource, { fromHead = false } = {}): Promise<PlaygroundHost> {
     const last = await store.lastSessionId();
-    const journal = (last && (await loadJournal(store, last))) || (await createSession(store, ids));
-    if (journal.sessionId !== last) await store.setLastSession(journal.sessionId);
+    const head = last ? await openSessionHead(store, last) : null;
+    if (head && !fromHead) {
+      const host = new PlaygroundHost(new HostCore(store, ids, SessionJournal.empty(head.header)));
+      host.core.opening = head;
+      await host.finishOpening();
+      return host;
+    }
+    if (head) {
+      const core = new HostCore(store, ids, SessionJournal.empty(head.header));
+      core.opening = head;
+      return new PlaygroundHost(core);
+    }
+    const journal = await createSession(store, ids);
+    await store.setLastSession(journal.sessionId);
     return new PlaygroundHost(new HostCore(store, ids, journal));
+  }
+
+  /** Reads the whole journal of the session being opened; at once when there is none to read. Safe to call again. */
+  finishOpening(): Promise<void> {
+    const head = this.core.opening;
+    if (!head) return Promise.resolve();
+    this.opened ??= (async () => {
+      const core = this.core;
+      const journal = (await loadJournal(core.store, head.header.id)) ?? (await createSession(core.store, core.ids));
+      core.journal = journal;
+      core.opening = null;
+      if (journal.sessionId !== head.header.id) await core.store.setLastSession(journal.sessionId);
+    })();
+    return this.opened;
   }
 
   get sessionId(): SessionId {

@@ -7,7 +7,7 @@ import { SEED_DESK_CUSTOM_TYPE, type Snapshot } from '$domain/snapshot';
 import { CHANGED_EVENT, type LeafBehind } from '../protocol/messages';
 import { DEFAULT_APPROVAL_MODE, type ApprovalMode, type ApprovalResolution } from './approval';
 import { EventLog } from './eventLog';
-import type { JournalStore } from './store';
+import type { JournalStore, SessionHead } from './store';
 import type { ApprovalPolicy } from './toolGate';
 
 /** A tool call waiting on the host's approval prompt. */
@@ -37,6 +37,11 @@ export class HostCore {
   writeFailure: string | null = null;
   notice: string | null = null;
   readonly events = new EventLog();
+  /**
+   * Set while the session opens: its stored head (desk, revision, counts), so the first view is
+   * answered before the whole journal is read; `journal` is an empty stand-in until then.
+   */
+  opening: SessionHead | null = null;
   /** Bumped whenever the list of sessions may have changed (here or in another tab). */
   sessionsVersion = 0;
   /** True while the leaf sits where this tab's own navigation put it, with nothing appended since. */

@@ -9,6 +9,7 @@ import { flattenTree, type TreeFilter } from '$domain/journal/treeLayout';
 import { deskRows, EMPTY_SNAPSHOT } from '$domain/snapshot';
 import type { BranchItem, EntryTarget, HostView } from '../protocol/messages';
 import type { HostCore } from './hostCore';
+import type { SessionHead } from './store';
 
 /**
  * Read-only projections of the host's state for the page: the view, the conversation, the graph,
@@ -26,6 +27,7 @@ const JOURNAL_LINE_LIMIT = 2000;
 const MODEL_VISIBLE_TYPES: ReadonlySet<string> = new Set(['message', 'custom_message', 'branch_summary', 'compaction']);
 
 export function hostView(core: HostCore): HostView {
+  if (core.opening) return openingView(core, core.opening);
   const journal = core.journal;
   const state = journal.state();
   const snapshot = state.ok ? state.snapshot : null;
@@ -49,6 +51,32 @@ export function hostView(core: HostCore): HostView {
     hostFileWritten: hasAssistantMessage(journal),
     pendingApproval: core.pendingApproval ? { callId: core.pendingApproval.callId, prompt: core.pendingApproval.prompt } : null,
     seedDeskEntryCount: journal.seedDeskEntryCount,
+  };
+}
+
+/** The view from the stored head, while the whole journal is still being read: the leaf is on the last entry. */
+function openingView(core: HostCore, head: SessionHead): HostView {
+  const state = head.lastState;
+  const rows = deskRows(state.ok ? state.snapshot : EMPTY_SNAPSHOT);
+  return {
+    sessionId: head.header.id,
+    entryCount: head.entryCount,
+    leafId: head.lastEntry?.id ?? null,
+    revision: state.revision,
+    corrupt: state.ok ? null : { entryId: state.corruptEntryId, problem: state.problem },
+    rows,
+    agentEnabled: state.ok ? state.snapshot.agentEnabled : false,
+    status: state.ok ? statusText(rows, state.snapshot.agentEnabled, state.revision) : `Seed desk: corrupt branch (entry ${state.corruptEntryId}); revision ${state.revision}`,
+    interactive: core.interactive,
+    writeFailure: core.writeFailure,
+    notice: core.notice,
+    transientLeaf: false,
+    leafBehind: null,
+    approvalPolicy: core.approvalPolicy,
+    approvalMode: core.approvalMode,
+    hostFileWritten: head.hasAssistantMessage,
+    pendingApproval: null,
+    seedDeskEntryCount: head.seedDeskEntryCount,
   };
 }
 

@@ -27,7 +27,7 @@ const ready = (async () => {
     onLost: (reason) => onLost(reason),
     onBlocked: () => post({ kind: 'notice', text: 'Waiting for another tab of the playground to let go of its database…' }),
   });
-  const host = await PlaygroundHost.start(store, cryptoIdSource);
+  const host = await PlaygroundHost.start(store, cryptoIdSource, { fromHead: true });
   onLost = (reason) => {
     host.storageLost(reason);
     enqueue(async () => post({ kind: 'push', changes: await watches.changes(host.core), reason: 'lost' }));
@@ -57,9 +57,12 @@ self.addEventListener('message', (event: MessageEvent<unknown>) => {
     let host: PlaygroundHost | null = null;
     try {
       host = await ready;
+      // Only the first view may come from the stored head; everything else needs the whole journal.
+      if (body.type !== 'hello') await host.finishOpening();
       const context = { watches, progress: (phase: string, done: number, total: number) => post({ kind: 'progress', id, phase, done, total }) };
       const result = await handle(host, body, context);
       post({ kind: 'response', id, ok: true, result, changes: await watches.changes(host.core) });
+      if (body.type === 'hello') enqueue(() => finishOpening(host as PlaygroundHost));
     } catch (error) {
       const changes = host ? await watches.changes(host.core).catch(() => null) : null;
       post({ kind: 'response', id, ok: false, error: error instanceof Error ? error.message : String(error), changes });
@@ -67,12 +70,25 @@ self.addEventListener('message', (event: MessageEvent<unknown>) => {
   });
 });
 
+/** After the first view: the whole journal, then what it changed for the page (conversation, graph, counts). */
+async function finishOpening(host: PlaygroundHost): Promise<void> {
+  try {
+    await host.finishOpening();
+  } catch (error) {
+    post({ kind: 'notice', text: `The session could not be read: ${error instanceof Error ? error.message : String(error)}` });
+    return;
+  }
+  const changes = await watches.changes(host.core);
+  if (changes.view || changes.updates.length > 0) post({ kind: 'push', changes, reason: 'sessions' });
+}
+
 channel.addEventListener('message', (event: MessageEvent<unknown>) => {
   const parsed = BroadcastSchema.safeParse(event.data);
   if (!parsed.success) return; // Not ours, or from an incompatible version of the page: ignore.
   const message = parsed.data;
   enqueue(async () => {
     const host = await ready;
+    await host.finishOpening();
     if (message.type === 'sessions-changed') {
       host.noteSessionsChanged();
       const changes = await watches.changes(host.core);
