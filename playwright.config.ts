@@ -42,7 +42,7 @@ export default defineConfig({
   },
   webServer: {
     // Build first, so the tests never run against a stale dist/.
-    command: `npx vite build --outDir ../${E2E_DIST} && npx vite preview --outDir ../${E2E_DIST} --host 127.0.0.1 --port ${PORT} --strictPort`,
+    command: `npx vite build --bypass-lock --outDir ../${E2E_DIST} && npx vite preview --bypass-lock --outDir ../${E2E_DIST} --host 127.0.0.1 --port ${PORT} --strictPort`,
     url: `http://127.0.0.1:${PORT}`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,

@@ -1,26 +1,30 @@
 /**
- * Browser benchmark (issue 3), in headless Chromium through Playwright:
+ * Browser benchmark (issues 3 and 12), in headless Chromium through Playwright:
  *  - the revision-checked commit against a bare IndexedDB put+commit, same page, alternating;
+ *  - the reopen's head read and full load at 5k and 50k entries (same branch depth), store side;
  *  - the worker round trip as the page sees it (User Timing measures recorded by the app);
  *  - "command typed → answer shown" and "Confirm clicked → desk table updated", timed in the
  *    page from the input event to the DOM mutation.
  */
 import type { Page } from 'playwright';
+import type { CommitBenchResult } from './browser/commitBench';
+import type { HeadBenchResult } from './browser/headBench';
 import { APP_URL, STORE_BENCH_URL as BENCH_URL, withBrowser } from './browserKit';
-import { formatMicros, percentile, printTable, saveFigures } from './stats';
+import { formatMicros, median, percentile, printTable, saveFigures } from './stats';
 
 const UI_ROUNDS = 40;
 
 const ms = (values: readonly number[], p: number) => formatMicros(percentile(values, p) * 1000);
 
-async function storeBench(page: Page): Promise<{ checked: number[]; bare: number[] }> {
-  await page.goto(BENCH_URL);
+/** Runs one bench of the storage bench page (bench/browser/storeBench.ts) and hands back its result. */
+async function benchPage<T>(page: Page, bench: 'commit' | 'head'): Promise<T> {
+  await page.goto(`${BENCH_URL}?bench=${bench}`);
   await page.waitForFunction(() => {
     const w = window as unknown as { __benchResult?: unknown; __benchError?: string };
     if (w.__benchError) throw new Error(w.__benchError);
     return w.__benchResult !== undefined;
-  }, undefined, { timeout: 120_000 });
-  return page.evaluate(() => (window as unknown as { __benchResult: { checked: number[]; bare: number[] } }).__benchResult);
+  }, undefined, { timeout: 300_000, polling: 250 });
+  return page.evaluate(() => (window as unknown as { __benchResult: T }).__benchResult);
 }
 
 async function uiBench(page: Page) {
@@ -77,15 +81,26 @@ async function uiBench(page: Page) {
 async function main(): Promise<void> {
   await withBrowser(
     async (browser) => {
-      const store = await storeBench(await browser.newPage());
+      const store = await benchPage<CommitBenchResult>(await browser.newPage(), 'commit');
+      const head = await benchPage<HeadBenchResult>(await browser.newPage(), 'head');
       const ui = await uiBench(await browser.newPage());
       const ratio = percentile(store.checked, 50) / percentile(store.bare, 50);
+      const [small, large] = head.sizes;
+      if (!small || !large) throw new Error('the head bench measured fewer than two sizes');
+      const headRatio = median(large.head) / median(small.head);
+      const loadRatio = median(large.load) / median(small.load);
+      const k = (size: number) => `${size / 1000}k`;
+      const how = store.lease ? 'writer lease: the head this tab wrote is known' : 'no Web Locks: head read in the transaction';
       const confirmP95 = percentile(ui.confirm, 95);
       const queryP95 = percentile(ui.query, 95);
       printTable(`Browser (Chromium ${browser.version()}); ${store.checked.length} commits each; ${UI_ROUNDS} UI rounds`, ['measure', 'p50', 'p95', 'target', 'met'], [
         ['bare IndexedDB put+commit (baseline)', ms(store.bare, 50), ms(store.bare, 95), '', ''],
         ['revision-checked commit (store)', ms(store.checked, 50), ms(store.checked, 95), '', ''],
         ['checked / bare at p50', ratio.toFixed(2), (percentile(store.checked, 95) / percentile(store.bare, 95)).toFixed(2), '≤ 1.3 at p50', ratio <= 1.3 ? 'yes' : 'no'],
+        [`head read, ${k(small.size)} entries (depth ${small.depth})`, ms(small.head, 50), ms(small.head, 95), '', ''],
+        [`head read, ${k(large.size)} entries (depth ${large.depth})`, ms(large.head, 50), ms(large.head, 95), '', ''],
+        [`head read ${k(large.size)} / ${k(small.size)}`, headRatio.toFixed(2), '', '≤ 1.5', headRatio <= 1.5 ? 'yes' : 'no'],
+        [`full load ${k(small.size)} / ${k(large.size)}`, `${ms(small.load, 50)} / ${ms(large.load, 50)}`, '', '', ''],
         ['worker round trip (page ↔ worker)', ms(ui.roundTrips, 50), ms(ui.roundTrips, 95), '', ''],
         ['/seeds query typed → answer shown', ms(ui.query, 50), ms(ui.query, 95), 'p95 ≤ 30 ms', queryP95 <= 30 ? 'yes' : 'no'],
         ['Confirm clicked → desk table updated', ms(ui.confirm, 50), ms(ui.confirm, 95), 'p95 ≤ 30 ms', confirmP95 <= 30 ? 'yes' : 'no'],
@@ -93,7 +108,10 @@ async function main(): Promise<void> {
       await saveFigures('browser', [
         { issue: 3, measure: 'bare IndexedDB put+commit p50 (baseline)', value: ms(store.bare, 50), target: '', met: null },
         { issue: 3, measure: 'revision-checked commit p50 / p95', value: `${ms(store.checked, 50)} / ${ms(store.checked, 95)}`, target: '', met: null },
-        { issue: 3, measure: 'checked / bare at p50', value: ratio.toFixed(2), target: '≤ 1.3', met: ratio <= 1.3 },
+        { issue: 12, measure: `checked commit / bare put+commit at p50 (${how})`, value: ratio.toFixed(2), target: '≤ 1.3', met: ratio <= 1.3 },
+        { issue: 12, measure: `reopen, store side: head read ${k(small.size)} / ${k(large.size)} entries, same branch depth (p50)`, value: `${ms(small.head, 50)} / ${ms(large.head, 50)}`, target: '', met: null },
+        { issue: 12, measure: `reopen, store side: head read ${k(large.size)} / ${k(small.size)} at p50`, value: headRatio.toFixed(2), target: '≤ 1.5', met: headRatio <= 1.5 },
+        { issue: 12, measure: `reopen, store side: full load ${k(small.size)} / ${k(large.size)} entries (p50; ratio ${loadRatio.toFixed(1)})`, value: `${ms(small.load, 50)} / ${ms(large.load, 50)}`, target: '', met: null },
         { issue: 3, measure: 'worker round trip p50 / p95', value: `${ms(ui.roundTrips, 50)} / ${ms(ui.roundTrips, 95)}`, target: '', met: null },
         { issue: 3, measure: '/seeds query typed → answer shown p95', value: ms(ui.query, 95), target: '≤ 30 ms', met: queryP95 <= 30 },
         { issue: 3, measure: 'Confirm clicked → desk table updated p95', value: ms(ui.confirm, 95), target: '≤ 30 ms', met: confirmP95 <= 30 },

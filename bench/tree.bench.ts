@@ -13,6 +13,7 @@ import { customEntry, sessionHeader, userMessageEntry, type JournalEntry } from 
 import { toSessionJsonl } from '../domain/journal/exportJsonl';
 import { SEED_DESK_CUSTOM_TYPE } from '../domain/snapshot';
 import { APP_URL, scrollCost, withBrowser } from './browserKit';
+import { importInPage } from './importKit';
 import { printTable, saveFigures, type Figure } from './stats';
 
 const V1_FIXTURE = fileURLToPath(new URL('../fixtures/omp-large-session-v1.jsonl', import.meta.url));
@@ -46,16 +47,12 @@ async function measures(page: Page, name: string): Promise<{ duration: number; d
   return page.evaluate((n) => performance.getEntriesByName(n).map((entry) => ({ duration: entry.duration, detail: (entry as PerformanceMeasure).detail })), name);
 }
 
+/** Import as the user sees it (bench/importKit.ts: file chosen → report shown), then the tree's first render. */
 async function importFile(page: Page, path: string, expectedEntries: number): Promise<{ importMs: number; treeMs: number }> {
-  await page.goto(APP_URL);
-  await page.getByRole('table', { name: 'Seed desk' }).waitFor();
-  await page.evaluate(() => performance.clearMeasures());
-  await page.getByLabel('Import session').setInputFiles(path);
-  await page.getByRole('region', { name: 'Import report' }).getByText(`Imported ${expectedEntries} entries`).waitFor({ timeout: 180_000 });
+  const imported = await importInPage(page, APP_URL, path, expectedEntries);
   await page.waitForFunction((n) => performance.getEntriesByName('seed-desk:tree-render').some((entry) => Number((entry as PerformanceMeasure).detail) >= n), expectedEntries, { timeout: 60_000 });
-  const imports = (await measures(page, 'seed-desk:worker-round-trip')).filter((entry) => entry.detail === 'importSession');
   const trees = (await measures(page, 'seed-desk:tree-render')).filter((entry) => Number(entry.detail) >= expectedEntries);
-  return { importMs: imports.at(-1)?.duration ?? Number.NaN, treeMs: trees[0]?.duration ?? Number.NaN };
+  return { importMs: imported.ms, treeMs: trees[0]?.duration ?? Number.NaN };
 }
 
 async function reopen(page: Page): Promise<number> {

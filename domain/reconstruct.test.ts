@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { asEntryId, asSessionId, type EntryId } from './ids';
 import { assistantMessageEntry, customEntry, labelEntry, sessionHeader, userMessageEntry, type JournalEntry } from './journal/entry';
 import { SessionJournal } from './journal/journal';
-import { foldDeskEntry, reconstructBranch, ROOT_LINK } from './reconstruct';
+import { deskIndexOf, foldDeskEntry, reconstructBranch, ROOT_DESK_INDEX, ROOT_LINK, stateOfIndex } from './reconstruct';
 import { revisionOf } from './revision';
 import { EMPTY_SNAPSHOT, SEED_DESK_CUSTOM_TYPE } from './snapshot';
 
@@ -111,6 +111,24 @@ describe('foldDeskEntry', () => {
   it('replaces a valid link with the entry’s snapshot', () => {
     const [entry] = chain(desk(snap({ 'bean-scarlet': 3 }, true)));
     expect(foldDeskEntry(ROOT_LINK, entry!)).toEqual({ ok: true, snapshot: { version: 1, agentEnabled: true, quantities: { 'bean-scarlet': 3 } } });
+  });
+});
+
+describe('deskIndexOf (the one derivation of the desk index)', () => {
+  it('passes the parent’s index on unchanged (the same object) for anything but a seed desk entry', () => {
+    const [message, reply] = chain(user('hello'), assistant('hi'));
+    expect(deskIndexOf(message!, ROOT_DESK_INDEX)).toBe(ROOT_DESK_INDEX);
+    const index = { deskHead: asEntryId('d0000001'), deskLink: { ok: true as const, snapshot: EMPTY_SNAPSHOT } };
+    expect(deskIndexOf(reply!, index)).toBe(index);
+  });
+
+  it('folded along a branch, gives the state the reference reconstruction gives at every entry', () => {
+    const branch = chain(user('a'), desk(snap({ 'basil-genovese': 2 })), assistant('b'), desk(BAD), desk(snap({})), user('c'));
+    let index = ROOT_DESK_INDEX;
+    branch.forEach((entry, at) => {
+      index = deskIndexOf(entry, index);
+      expect(stateOfIndex(SID, index)).toEqual(reconstructBranch(SID, branch.slice(0, at + 1)));
+    });
   });
 });
 

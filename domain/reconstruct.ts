@@ -39,6 +39,32 @@ export function foldDeskEntry(above: DeskLinkState, entry: JournalEntry): DeskLi
   return parsed.ok ? { ok: true, snapshot: parsed.snapshot } : { ok: false, corruptEntryId: entry.id, problem: parsed.problem };
 }
 
+/**
+ * The desk index of one entry: the nearest seed desk entry at or above it (`deskHead`) and the
+ * state of the branch ending at it (`deskLink`). Rebuildable from the entries alone.
+ */
+export interface DeskIndex {
+  readonly deskHead: EntryId | null;
+  readonly deskLink: DeskLinkState;
+}
+
+/** The index above a root: no desk entry yet, the empty desk. */
+export const ROOT_DESK_INDEX: DeskIndex = { deskHead: null, deskLink: ROOT_LINK };
+
+/**
+ * THE derivation of the desk index: an entry's index from its parent's (ROOT_DESK_INDEX for a
+ * root). The journal in memory and the store on disk both call this, so they cannot disagree.
+ * An entry that is not a seed desk entry shares its parent's index object: no allocation.
+ */
+export function deskIndexOf(entry: JournalEntry, parent: DeskIndex): DeskIndex {
+  return isSeedDeskEntry(entry) ? { deskHead: entry.id, deskLink: foldDeskEntry(parent.deskLink, entry) } : parent;
+}
+
+/** The branch state an index describes. */
+export function stateOfIndex(sessionId: SessionId, index: DeskIndex): BranchState {
+  return branchStateFrom(sessionId, index.deskHead, index.deskLink);
+}
+
 export function branchStateFrom(sessionId: SessionId, deskHead: EntryId | null, link: DeskLinkState): BranchState {
   const revision = revisionOf(sessionId, deskHead);
   return link.ok

@@ -1,5 +1,6 @@
 // npm test: unit tests (Vitest), then end-to-end tests (Playwright) even if the unit tests failed,
-// then one closing line "N passed, N failed" counted from both JSON reports.
+// then the lesson demos (Playwright, one test per lesson), then one closing line "N passed, N failed"
+// counted from the three JSON reports.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const UNIT_REPORT = 'test-results-json/unit.json';
 const E2E_REPORT = 'test-results-json/e2e.json'; // written by the json reporter in playwright.config.ts
+const DEMOS_REPORT = 'test-results-json/demos.json'; // written by the json reporter in playwright.demos.config.ts
 
 function run(command, args) {
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
@@ -42,7 +44,7 @@ function tally(name, file, exitCode, countsOf) {
   return { passed, failed: failed + extra, notes };
 }
 
-for (const file of [UNIT_REPORT, E2E_REPORT]) rmSync(new URL(`../${file}`, import.meta.url), { force: true });
+for (const file of [UNIT_REPORT, E2E_REPORT, DEMOS_REPORT]) rmSync(new URL(`../${file}`, import.meta.url), { force: true });
 
 // Types first: svelte-check (the page) and tsc (tests, specs, benchmarks) must be clean.
 console.log('Type check (svelte-check and tsc)…');
@@ -56,17 +58,25 @@ const unitExit = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=
 console.log('');
 const e2eExit = run(process.execPath, ['scripts/e2e.mjs']);
 
+// demos.mjs prints its own "Lesson demos (Playwright, Chromium at …)…" header; the demos have their own default port.
+console.log('');
+const demosExit = run(process.execPath, ['scripts/demos.mjs']);
+
+/** A Playwright JSON report's counts: a flaky test passed on retry. */
+const playwrightCounts = ({ stats }) => ({
+  passed: stats.expected + stats.flaky,
+  failed: stats.unexpected,
+  skipped: stats.skipped,
+});
+
 const results = [
   tally('Vitest', UNIT_REPORT, unitExit, (r) => ({
     passed: r.numPassedTests,
     failed: r.numFailedTests,
     skipped: r.numTotalTests - r.numPassedTests - r.numFailedTests, // skipped + todo
   })),
-  tally('Playwright', E2E_REPORT, e2eExit, ({ stats }) => ({
-    passed: stats.expected + stats.flaky,
-    failed: stats.unexpected,
-    skipped: stats.skipped,
-  })),
+  tally('Playwright', E2E_REPORT, e2eExit, playwrightCounts),
+  tally('Playwright demos', DEMOS_REPORT, demosExit, playwrightCounts),
 ];
 // A type error counts as one failure: the suite is not green while the types are not.
 if (checkExit !== 0) results.push({ passed: 0, failed: 1, notes: ['The type check failed (npm run check): counted as 1 failed.'] });

@@ -1,86 +1,21 @@
 /**
- * Browser benchmark page (issue 3), driven by bench/browser.bench.ts through Playwright.
- * Measures, in one page and one run: the revision-checked commit of the real store against a
- * bare IndexedDB put+commit of the same record (the baseline), alternating so drift hits both.
+ * Storage benchmark page, driven through Playwright by bench/browser.bench.ts and
+ * bench/import.bench.ts. `?bench=` picks one: `commit` (default), `head`, `import`. The result
+ * lands in `window.__benchResult` (or `__benchError`).
  */
-import { customEntry, sessionHeader } from '../../domain/journal/entry';
-import { asEntryId, asSessionId, type EntryId } from '../../domain/ids';
-import { revisionOf } from '../../domain/revision';
-import { normalizeSnapshot, SEED_DESK_CUSTOM_TYPE } from '../../domain/snapshot';
-import { branchStateFrom } from '../../domain/reconstruct';
-import { DB_VERSION, JournalStore } from '../../web/src/worker/store';
+import { commitBench } from './commitBench';
+import { headBench } from './headBench';
+import { importBench } from './importBench';
 
-const ROUNDS = 300;
-
-/** The baseline database has the store's exact schema (same indexes), so only the check differs. */
-async function bareDb(): Promise<IDBDatabase> {
-  (await JournalStore.open('bench-bare')).close();
-  return new Promise((resolve, reject) => {
-    const open = indexedDB.open('bench-bare', DB_VERSION);
-    open.onsuccess = () => resolve(open.result);
-    open.onerror = () => reject(open.error);
-  });
-}
-
-function barePut(db: IDBDatabase, record: unknown): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const tx = db.transaction('entries', 'readwrite');
-    tx.objectStore('entries').add(record);
-    tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error);
-    tx.onabort = () => reject(tx.error);
-  });
-}
-
-async function run(): Promise<{ checked: number[]; bare: number[] }> {
-  const store = await JournalStore.open('bench-store');
-  const sessionId = asSessionId(crypto.randomUUID());
-  await store.createSession(sessionHeader(sessionId, new Date().toISOString(), '/bench'));
-  const db = await bareDb();
-  const checked: number[] = [];
-  const bare: number[] = [];
-  let leaf: EntryId | null = null;
-  for (let i = 0; i < ROUNDS; i++) {
-    const id = asEntryId(i.toString(16).padStart(8, '0'));
-    const entry = customEntry(SEED_DESK_CUSTOM_TYPE, { version: 1, agentEnabled: false, quantities: { 'basil-genovese': i % 8 } }, { id, parentId: leaf, timestamp: new Date().toISOString() });
-    const expected = revisionOf(sessionId, leaf);
-
-    const timeChecked = async () => {
-      const start = performance.now();
-      const outcome = await store.commitChecked(
-        sessionId,
-        leaf,
-        (state) => (state.revision === expected ? { append: true, entries: [entry] } : { append: false, reason: 'stale' }),
-        // What the worker's in-memory journal holds for this leaf: the previous snapshot.
-        branchStateFrom(sessionId, leaf, { ok: true, snapshot: normalizeSnapshot(false, { 'basil-genovese': Math.max(0, i - 1) % 8 }) }),
-      );
-      checked.push(performance.now() - start);
-      if (outcome.kind !== 'appended') throw new Error(`round ${i}: the checked commit was declined`);
-    };
-    const timeBare = async () => {
-      const start = performance.now();
-      await barePut(db, { sessionId, id, parentKey: leaf ?? '', entry, deskHead: id, deskLink: { ok: true, snapshot: entry['data'] } });
-      bare.push(performance.now() - start);
-    };
-    // Alternate which goes first, so neither always follows the other's commit.
-    if (i % 2 === 0) {
-      await timeChecked();
-      await timeBare();
-    } else {
-      await timeBare();
-      await timeChecked();
-    }
-    leaf = id;
-  }
-  return { checked, bare };
-}
-
+const benches: Record<string, () => Promise<unknown>> = { commit: commitBench, head: headBench, import: importBench };
+const name = new URLSearchParams(location.search).get('bench') ?? 'commit';
 const target = window as unknown as { __benchResult?: unknown; __benchError?: string };
-run()
+const bench = benches[name];
+(bench ? bench() : Promise.reject(new Error(`no benchmark called ${name}`)))
   .then((result) => {
     target.__benchResult = result;
     document.getElementById('state')!.textContent = 'done';
   })
   .catch((error: unknown) => {
-    target.__benchError = String(error);
+    target.__benchError = error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error);
   });

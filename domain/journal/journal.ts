@@ -1,5 +1,5 @@
 import { asEntryId, freshEntryId, type EntryId, type IdSource, type Revision, type SessionId } from '../ids';
-import { branchStateFrom, foldDeskEntry, ROOT_LINK, type BranchState, type DeskLinkState } from '../reconstruct';
+import { deskIndexOf, ROOT_DESK_INDEX, stateOfIndex, type BranchState, type DeskIndex } from '../reconstruct';
 import { revisionOf } from '../revision';
 import {
   editorTextOf,
@@ -24,11 +24,14 @@ interface Indexed {
   parent: EntryId | null;
   /** Depth from its root (a root is 0). */
   depth: number;
-  /** The nearest seed desk entry at or above this entry, or null. Makes a revision O(1). */
-  deskHead: EntryId | null;
-  /** Only on seed desk entries: the state the branch has once this entry is folded in. */
-  deskLink: DeskLinkState | null;
+  /** The desk index (`deskIndexOf`): makes a revision and a branch state O(1). */
+  desk: DeskIndex;
+  /** Scratch for `insertAll`'s parent walks: the walk that last passed here, or SETTLED. */
+  mark: number;
 }
+
+/** `Indexed.mark` of an entry whose parent link is final. */
+const SETTLED = -1;
 
 export class JournalError extends Error {}
 
@@ -222,7 +225,7 @@ export class SessionJournal {
   }
 
   deskHeadOf(id: EntryId | null): EntryId | null {
-    return id === null ? null : (this.index.get(id)?.deskHead ?? null);
+    return this.deskIndexAt(id).deskHead;
   }
 
   revision(at: EntryId | null = this.leaf): Revision {
@@ -231,8 +234,12 @@ export class SessionJournal {
 
   /** The reconstructed desk of the branch ending at `at` (the leaf by default), from the index. */
   state(at: EntryId | null = this.leaf): BranchState {
-    const head = this.deskHeadOf(at);
-    return branchStateFrom(this.sessionId, head, this.linkOf(head));
+    return stateOfIndex(this.sessionId, this.deskIndexAt(at));
+  }
+
+  /** The index of the branch ending at `at`; the root's for null or an unknown id. */
+  private deskIndexAt(at: EntryId | null): DeskIndex {
+    return (at === null ? undefined : this.index.get(at)?.desk) ?? ROOT_DESK_INDEX;
   }
 
   /** Labels are global: the last label entry for a target wins, whatever its branch. */
@@ -277,9 +284,9 @@ export class SessionJournal {
     if (this.index.has(entry.id)) throw new JournalError(`Duplicate entry id ${entry.id}`);
     const parentId = entry.parentId;
     const parent = parentId === null || parentId === entry.id ? undefined : this.index.get(parentId);
-    const indexed: Indexed = { entry, seq: this.ordered.length, parent: parent ? parent.entry.id : null, depth: 0, deskHead: null, deskLink: null };
+    const indexed: Indexed = { entry, seq: this.ordered.length, parent: parent ? parent.entry.id : null, depth: 0, desk: ROOT_DESK_INDEX, mark: SETTLED };
     this.derive(indexed, parent);
-    if (indexed.deskLink) this.deskEntries++;
+    if (isSeedDeskEntry(entry)) this.deskEntries++;
     this.index.set(entry.id, indexed);
     this.ordered.push(entry);
     this.kidsOf(indexed.parent).push(entry.id);
@@ -300,32 +307,38 @@ export class SessionJournal {
   private insertAll(entries: Iterable<JournalEntry>): void {
     for (const entry of entries) {
       if (this.index.has(entry.id)) throw new JournalError(`Duplicate entry id ${entry.id}`);
-      this.index.set(entry.id, { entry, seq: this.ordered.length, parent: null, depth: 0, deskHead: null, deskLink: null });
+      this.index.set(entry.id, { entry, seq: this.ordered.length, parent: null, depth: 0, desk: ROOT_DESK_INDEX, mark: 0 });
       this.ordered.push(entry);
+      if (isSeedDeskEntry(entry)) this.deskEntries++;
       if (entry.type === 'label') this.applyLabel(entry);
     }
     const named = (indexed: Indexed): Indexed | undefined => {
       const parentId = indexed.entry.parentId;
       return parentId === null || parentId === indexed.entry.id ? undefined : this.index.get(parentId);
     };
-    const settled = new Set<Indexed>();
+    // One walk per unsettled start, up to a settled entry; marks instead of sets: 100k entries
+    // would otherwise allocate 100k sets.
+    const path: Indexed[] = [];
+    let walk = 0;
     for (const start of this.index.values()) {
-      const path: Indexed[] = [];
-      const onPath = new Set<Indexed>();
-      for (let cursor: Indexed | undefined = start; cursor && !settled.has(cursor); cursor = named(cursor)) {
-        if (onPath.has(cursor)) {
+      if (start.mark === SETTLED) continue;
+      walk++;
+      path.length = 0;
+      for (let cursor: Indexed | undefined = start; cursor && cursor.mark !== SETTLED; cursor = named(cursor)) {
+        if (cursor.mark === walk) {
           const loop = path.slice(path.indexOf(cursor));
           const first = loop.reduce((a, b) => (b.seq < a.seq ? b : a));
           first.parent = null;
-          settled.add(first);
+          first.mark = SETTLED;
           break;
         }
+        cursor.mark = walk;
         path.push(cursor);
-        onPath.add(cursor);
       }
       for (const indexed of path) {
-        if (!settled.has(indexed)) indexed.parent = named(indexed)?.entry.id ?? null;
-        settled.add(indexed);
+        if (indexed.mark === SETTLED) continue;
+        indexed.parent = named(indexed)?.entry.id ?? null;
+        indexed.mark = SETTLED;
       }
     }
     for (const indexed of this.index.values()) {
@@ -341,15 +354,12 @@ export class SessionJournal {
       const indexed = this.index.get(root);
       if (indexed) this.rederive(indexed);
     }
-    for (const indexed of this.index.values()) if (indexed.deskLink) this.deskEntries++;
   }
 
   /** Depth and desk index from the parent (a root when there is none). */
   private derive(indexed: Indexed, parent: Indexed | undefined): void {
-    const deskLink = isSeedDeskEntry(indexed.entry) ? foldDeskEntry(this.linkOf(parent?.deskHead ?? null), indexed.entry) : null;
     indexed.depth = parent ? parent.depth + 1 : 0;
-    indexed.deskLink = deskLink;
-    indexed.deskHead = deskLink ? indexed.entry.id : (parent?.deskHead ?? null);
+    indexed.desk = deskIndexOf(indexed.entry, parent?.desk ?? ROOT_DESK_INDEX);
   }
 
   private kidsOf(parent: EntryId | null): EntryId[] {
@@ -388,11 +398,6 @@ export class SessionJournal {
         if (indexed) stack.push(indexed);
       }
     }
-  }
-
-  /** The desk state a seed desk entry left behind; the empty desk before any. */
-  private linkOf(deskHead: EntryId | null): DeskLinkState {
-    return deskHead === null ? ROOT_LINK : (this.index.get(deskHead)?.deskLink ?? ROOT_LINK);
   }
 
   /** Host `_buildIndex`: set keeps a label's place in the map (its timestamp is the latest set); a clear deletes it. */

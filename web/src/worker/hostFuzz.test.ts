@@ -19,7 +19,7 @@ import { parseSessionJsonl } from '$domain/journal/importJsonl';
 import type { HostView, LineOutcome, ToolCallOutcome } from '../protocol/messages';
 import { PlaygroundHost } from './host';
 import { JournalStore } from './store';
-import { freshDatabases } from './databases.testkit';
+import { freshDatabases, totalStoredEntries } from './databases.testkit';
 import { copyId, editFields, entryIndex, flipBit, linkCycle, swapLines, truncateLine } from '$domain/journal/jsonlLines.testkit';
 import { FuzzFailure, check, createTally, checkConservation } from '$domain/fuzz.testkit';
 
@@ -432,24 +432,6 @@ function buildImport(c: ImportCase, freshId: string): string {
   return `${prefix}${body}`;
 }
 
-/** Every entry record in the database, all sessions, straight from IndexedDB (a second connection). */
-async function totalStoredEntries(name: string): Promise<number> {
-  const db = await new Promise<IDBDatabase>((resolve, reject) => {
-    const request = indexedDB.open(name);
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-  try {
-    return await new Promise<number>((resolve, reject) => {
-      // 'entries' is a persisted store name (store.ts: changing it loses data), so it is stable.
-      const request = db.transaction('entries', 'readonly').objectStore('entries').count();
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-  } finally {
-    db.close();
-  }
-}
 
 // ================================================================ the tests
 

@@ -53,7 +53,7 @@ export async function forkSession(core: HostCore, entryId: EntryId | null = core
   core.refuseWhileApprovalWaits('fork the session');
   if (entryId !== null && !core.journal.has(entryId)) throw new Error(`Entry ${entryId} is not in this session, so there is no path to fork.`);
   const fork = core.journal.forkToNewSession(core.ids, entryId);
-  await core.store.createSession(fork.header, fork.entries());
+  await core.store.createSessionFrom(fork);
   const where = entryId === core.journal.leafId ? 'the same path and state' : `the path to ${entryId ?? 'the start'}`;
   core.useJournal(fork, `Forked into session ${fork.sessionId}: ${where}, a new identity, so a new revision.`);
   sessionsChanged(core);
@@ -75,8 +75,9 @@ export async function importSession(core: HostCore, file: Blob, onProgress: (pha
   if (await core.store.getSession(parsed.header.id)) {
     return { ok: false, line: 1, message: `Session ${parsed.header.id} is already in this playground. Switch to it in the session list instead.`, existingSessionId: parsed.header.id };
   }
-  await core.store.createSession(parsed.header, parsed.entries, (done, total) => onProgress('storing', done, total));
+  // The journal is built once: the store keeps the index it derived instead of deriving it again.
   const journal = SessionJournal.fromEntries(parsed.header, parsed.entries);
+  await core.store.createSessionFrom(journal, (done, total) => onProgress('storing', done, total));
   core.useJournal(journal, `Imported session ${journal.sessionId} (${journal.size} entries); the leaf is on the last entry.`);
   sessionsChanged(core);
   const cap = <T,>(items: readonly T[]) => items.slice(0, IMPORT_REPORT_LIMIT);

@@ -1,64 +1,55 @@
-import { openDB, unwrap, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
+import { unwrap, wrap, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import type { EntryId, SessionId } from '$domain/ids';
-import { isSeedDeskEntry, type JournalEntry, type SessionHeader } from '$domain/journal/entry';
-import { branchStateFrom, foldDeskEntry, ROOT_LINK, type BranchState, type DeskLinkState } from '$domain/reconstruct';
+import type { JournalEntry, SessionHeader } from '$domain/journal/entry';
+import { JournalError, SessionJournal } from '$domain/journal/journal';
+import { deskIndexOf, ROOT_DESK_INDEX, stateOfIndex, type BranchState, type DeskIndex } from '$domain/reconstruct';
+import { childPositions, deskIndexAt, EMPTY_TALLY, layoutOf, nextTally, positionIn, type Tally } from './segments';
+import { KnownHeads } from './storeKnown';
+import { WriterLease, type LockManagerLike } from './storeLease';
+import {
+  BY_ID,
+  BY_PARENT,
+  BY_SESSION,
+  connect,
+  DB_NAME,
+  ENTRIES,
+  entryRecord,
+  IMPORTS,
+  LAST_SESSION_KEY,
+  META,
+  ROOT_PARENT,
+  SEGMENTS,
+  SESSIONS,
+  SessionExists,
+  sessionRange,
+  writeCreated,
+  type EntryRecord,
+  type NewEntryRecord,
+  type PlaygroundDB,
+  type SessionRecord,
+  type StoreName,
+} from './storeSchema';
 
-/**
- * Persisted names. CHANGING ANY OF THESE LOSES DATA: an existing database would no longer be
- * found or read. A new layout needs a new DB_VERSION and an upgrade step (docs/persisted-format.md).
- */
-export const DB_NAME = 'seed-desk-playground';
-export const DB_VERSION = 1;
-const SESSIONS = 'sessions';
-const ENTRIES = 'entries';
-const META = 'meta';
-const BY_ID = 'byId';
-const BY_PARENT = 'byParent';
-const BY_SESSION = 'bySession';
-const LAST_SESSION_KEY = 'lastSession';
-const PROGRESS_EVERY = 2000;
-/** IndexedDB keys cannot be null, so a root's parent key is this string. */
-const ROOT_PARENT = '';
+export { DB_NAME, DB_VERSION } from './storeSchema';
+export type { EntryRecord, SessionRecord } from './storeSchema';
 
-export interface SessionRecord {
-  readonly id: SessionId;
-  readonly header: SessionHeader;
-  readonly createdAt: string;
-}
-
-/**
- * One journal entry plus the derived desk index, rebuildable from the entries alone:
- * `deskHead` is the nearest seed desk entry at or above this entry and `deskLink` the state of
- * the branch ending here. Records never change once written, so a branch head read in a commit
- * transaction is one index read.
- */
-export interface EntryRecord {
-  readonly sessionId: SessionId;
-  /** Append order across the database (autoIncrement); within a session it is the file order. */
-  readonly seq: number;
+/** An entry as read back: its id and the entry exactly as stored (and as exported). */
+export interface StoredEntry {
   readonly id: EntryId;
-  readonly parentKey: string;
   readonly entry: JournalEntry;
-  readonly deskHead: EntryId | null;
-  readonly deskLink: DeskLinkState;
 }
 
-type NewEntryRecord = Omit<EntryRecord, 'seq'>;
-
-interface PlaygroundDB extends DBSchema {
-  sessions: { key: string; value: SessionRecord };
-  entries: {
-    key: number;
-    value: EntryRecord;
-    indexes: { byId: [string, string]; byParent: [string, string]; bySession: [string, number] };
-  };
-  meta: { key: string; value: string };
+/** What a reopen needs before the whole journal: read from two records, whatever the session's size. */
+export interface SessionHead {
+  readonly header: SessionHeader;
+  readonly entryCount: number;
+  readonly seedDeskEntryCount: number;
+  /** The last appended entry (where a reopen puts the leaf), or null in an empty session. */
+  readonly lastEntry: JournalEntry | null;
+  /** The state of the branch ending at `lastEntry` (the empty desk at `<sid>:root` when there is none). */
+  readonly lastState: BranchState;
+  readonly hasAssistantMessage: boolean;
 }
-
-type WriteTx = IDBPTransaction<PlaygroundDB, ('sessions' | 'entries')[], 'readwrite'>;
-type Scope = ('sessions' | 'entries')[];
-const BOTH: Scope = [SESSIONS, ENTRIES];
-const ENTRIES_ONLY: Scope = [ENTRIES];
 
 export type StoreFault = 'abort' | 'quota' | 'close';
 
@@ -69,20 +60,12 @@ export interface StoreHooks {
   readonly onBlocked?: () => void;
 }
 
-function connect(name: string, events: { blocking: () => void; terminated: () => void; blocked: () => void }): Promise<IDBPDatabase<PlaygroundDB>> {
-  return openDB<PlaygroundDB>(name, DB_VERSION, {
-    upgrade(database) {
-      database.createObjectStore(SESSIONS, { keyPath: 'id' });
-      const entries = database.createObjectStore(ENTRIES, { keyPath: 'seq', autoIncrement: true });
-      entries.createIndex(BY_ID, ['sessionId', 'id'], { unique: true });
-      entries.createIndex(BY_PARENT, ['sessionId', 'parentKey']);
-      entries.createIndex(BY_SESSION, ['sessionId', 'seq']);
-      database.createObjectStore(META);
-    },
-    blocking: events.blocking,
-    terminated: events.terminated,
-    blocked: events.blocked,
-  });
+export interface StoreOptions {
+  /**
+   * The Web Locks to take the writer lease with: `navigator.locks` by default; null for none
+   * (then every write reads the head it checks inside its transaction).
+   */
+  readonly locks?: LockManagerLike | null;
 }
 
 export class StorageFailure extends Error {
@@ -91,7 +74,7 @@ export class StorageFailure extends Error {
   }
 }
 
-/** What a checked commit decided inside its transaction. */
+/** What a checked commit decided on the stored head. */
 export type CheckedAppend<R> =
   | { readonly append: false; readonly reason: R }
   | { readonly append: true; readonly entries: readonly JournalEntry[] };
@@ -100,30 +83,65 @@ export type CommitOutcome<R> =
   | { readonly kind: 'appended'; readonly records: readonly EntryRecord[] }
   | { readonly kind: 'declined'; readonly reason: R };
 
+type Scope = StoreName[];
+type WriteTx = IDBPTransaction<PlaygroundDB, Scope, 'readwrite'>;
+const HEAD_READ: Scope = [SESSIONS, ENTRIES, IMPORTS];
+const ADDS_ONLY: Scope = [ENTRIES];
+const WHOLE_SESSION: Scope = [SESSIONS, ENTRIES, SEGMENTS, IMPORTS];
+
 /**
- * The IndexedDB journal. Every write goes through `write()`: one readwrite transaction over
- * sessions and entries, so a change is checked and appended atomically, and a failure leaves
- * nothing behind.
+ * One write: the stores it needs, what it does in the transaction (on the raw IndexedDB API, so
+ * the hot path pays no wrapper; `wrap(tx)` gives the idb API where awaiting reads is clearer),
+ * and what it teaches the store once committed.
+ */
+interface WritePlan<T> {
+  readonly scope: Scope;
+  /**
+   * May call `finish` once its last request is issued: the transaction then commits without
+   * waiting for this side to hear back from every request (one round trip less on a commit).
+   */
+  readonly run: (tx: IDBTransaction, finish: () => void) => Promise<T>;
+  readonly committed?: (result: T) => void;
+  /** False for the last-session pointer: a preference, not the journal the demo faults are for. */
+  readonly takesFault?: boolean;
+}
+
+/**
+ * The IndexedDB journal. Layout and upgrades: storeSchema.ts, segments.ts, docs/persisted-format.md.
+ *
+ * Every write goes through `write()`: one at a time per store, under the writer lease when the
+ * browser has Web Locks (storeLease.ts), as one readwrite transaction, with an injected demo
+ * fault applied; a failure leaves nothing behind. The only other writer is the v1 migration,
+ * inside the upgrade transaction `connect()` is given, before this store exists.
+ *
+ * A checked commit decides on the stored head of its branch and appends within one write.
+ * Records never change and only the lease holder writes, so a head this store wrote or read during
+ * the current tenure is still the stored one: then the transaction only adds. Otherwise (a leaf
+ * not seen this tenure, the first write after the lease changed hands, no Web Locks) the head is
+ * read inside the same transaction as the append.
  */
 export class JournalStore {
   private fault: StoreFault | null = null;
-
   private db: IDBPDatabase<PlaygroundDB> | null;
   /** Why the connection is gone (another tab upgraded or deleted the database, the browser closed it). */
   private lost: string | null = null;
+  private readonly known = new KnownHeads();
+  /** The write in flight: the next waits for it, so what `known` says is never planned on twice. */
+  private writing: Promise<unknown> = Promise.resolve();
 
   private constructor(
     db: IDBPDatabase<PlaygroundDB>,
     private readonly name: string,
     private readonly hooks: StoreHooks,
+    private readonly lease: WriterLease | null,
   ) {
     this.db = db;
   }
 
-  static async open(name = DB_NAME, hooks: StoreHooks = {}): Promise<JournalStore> {
+  static async open(name = DB_NAME, hooks: StoreHooks = {}, options: StoreOptions = {}): Promise<JournalStore> {
     let store: JournalStore | null = null;
     const db = await connect(name, JournalStore.connectionEvents(() => store, hooks));
-    store = new JournalStore(db, name, hooks);
+    store = new JournalStore(db, name, hooks, leaseFor(name, options.locks === undefined ? webLocks() : options.locks));
     return store;
   }
 
@@ -140,6 +158,7 @@ export class JournalStore {
   async reconnect(): Promise<void> {
     if (this.db && !this.lost) return;
     this.db?.close();
+    this.known.clear();
     try {
       this.db = await connect(this.name, JournalStore.connectionEvents(() => this, this.hooks));
       this.lost = null;
@@ -158,6 +177,8 @@ export class JournalStore {
     this.db?.close();
     this.db = null;
     this.lost = this.lost ?? 'The database connection was closed.';
+    this.known.clear();
+    this.lease?.close();
   }
 
   private loseConnection(reason: string): void {
@@ -165,6 +186,8 @@ export class JournalStore {
     this.db?.close();
     this.db = null;
     this.lost = reason;
+    // Whatever replaces the database was not written under this store's lease.
+    this.known.clear();
     this.hooks.onLost?.(reason);
   }
 
@@ -178,13 +201,17 @@ export class JournalStore {
     this.fault = fault;
   }
 
+  // ---- reads ----
+
   async listSessions(): Promise<SessionRecord[]> {
     const all = await this.connection().getAll(SESSIONS);
     return all.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
+  /** One read of the session's last record, whatever the session's size. */
   async countEntries(sessionId: SessionId): Promise<number> {
-    return this.connection().countFromIndex(ENTRIES, BY_SESSION, sessionRange(sessionId));
+    const last = await this.connection().transaction(ENTRIES).store.index(BY_SESSION).openCursor(sessionRange(sessionId), 'prev');
+    return last ? last.value.position + 1 : 0;
   }
 
   async getSession(id: SessionId): Promise<SessionRecord | undefined> {
@@ -196,271 +223,335 @@ export class JournalStore {
   }
 
   async setLastSession(id: SessionId): Promise<void> {
-    await this.connection().put(META, id, LAST_SESSION_KEY);
+    await this.write(() => ({
+      scope: [META],
+      run: (tx) => result(tx.objectStore(META).put(id, LAST_SESSION_KEY)),
+      takesFault: false,
+    }));
   }
 
-  /** Entries of a session in append order: one index range read, no scan of other sessions. */
-  async loadEntries(sessionId: SessionId): Promise<EntryRecord[]> {
-    return this.connection().getAllFromIndex(ENTRIES, BY_SESSION, sessionRange(sessionId));
+  /**
+   * The session record and its last entry record: enough to show the desk, the revision and the
+   * counts before the journal is loaded. Null when the session is not stored.
+   */
+  async loadHead(sessionId: SessionId): Promise<SessionHead | null> {
+    const tx = this.connection().transaction([SESSIONS, ENTRIES]);
+    const [session, last] = await Promise.all([tx.objectStore(SESSIONS).get(sessionId), tx.objectStore(ENTRIES).index(BY_SESSION).openCursor(sessionRange(sessionId), 'prev')]);
+    if (!session) return null;
+    const record = last?.value;
+    return {
+      header: session.header,
+      entryCount: record ? record.position + 1 : 0,
+      seedDeskEntryCount: record?.deskEntries ?? 0,
+      lastEntry: record?.entry ?? null,
+      lastState: stateOfIndex(sessionId, record ?? ROOT_DESK_INDEX),
+      hasAssistantMessage: record?.hasAssistant ?? false,
+    };
   }
 
-  async getEntry(sessionId: SessionId, id: string): Promise<EntryRecord | undefined> {
-    return this.connection().getFromIndex(ENTRIES, BY_ID, [sessionId, id]);
+  /** Every entry of a session in append order: its segments, then its records; two range reads. */
+  async loadJournalEntries(sessionId: SessionId): Promise<JournalEntry[]> {
+    const tx = this.connection().transaction([SEGMENTS, ENTRIES]);
+    const [segments, records] = await Promise.all([tx.objectStore(SEGMENTS).getAll(sessionRange(sessionId)), tx.objectStore(ENTRIES).index(BY_SESSION).getAll(sessionRange(sessionId))]);
+    const entries: JournalEntry[] = [];
+    for (const segment of segments) for (const entry of segment.entries) entries.push(entry);
+    for (const record of records) entries.push(record.entry);
+    return entries;
   }
 
-  async childrenOf(sessionId: SessionId, id: EntryId | null): Promise<EntryRecord[]> {
-    return this.connection().getAllFromIndex(ENTRIES, BY_PARENT, [sessionId, id ?? ROOT_PARENT]);
+  /** Entries of a session in append order, with their ids. */
+  async loadEntries(sessionId: SessionId): Promise<StoredEntry[]> {
+    return (await this.loadJournalEntries(sessionId)).map((entry) => ({ id: entry.id, entry }));
   }
+
+  /** One entry by id (not on any hot path: an entry stored in a segment costs a read of the session's index). */
+  async getEntry(sessionId: SessionId, id: string): Promise<StoredEntry | undefined> {
+    const record = await this.connection().getFromIndex(ENTRIES, BY_ID, [sessionId, id]);
+    if (record) return { id: record.id, entry: record.entry };
+    const created = await this.createdEntries(sessionId);
+    const at = created ? positionIn(created.index, id) : -1;
+    const entry = created?.entries[at];
+    return entry ? { id: entry.id, entry } : undefined;
+  }
+
+  /** Children in append order; `null` gives the roots (as every walk sees them: orphans included). */
+  async childrenOf(sessionId: SessionId, id: EntryId | null): Promise<StoredEntry[]> {
+    const [created, records] = await Promise.all([this.createdEntries(sessionId), this.connection().getAllFromIndex(ENTRIES, BY_PARENT, [sessionId, id ?? ROOT_PARENT])]);
+    const fromSegments: StoredEntry[] = [];
+    if (created) {
+      const parent = id === null ? -1 : positionIn(created.index, id);
+      if (id === null || parent >= 0) {
+        for (const at of childPositions(created.index, parent)) {
+          const entry = created.entries[at];
+          if (entry) fromSegments.push({ id: entry.id, entry });
+        }
+      }
+    }
+    return [...fromSegments, ...records.map((record) => ({ id: record.id, entry: record.entry }))];
+  }
+
+  /** The entries a session was created with that live in segments, and their index. */
+  private async createdEntries(sessionId: SessionId) {
+    const tx = this.connection().transaction([SEGMENTS, IMPORTS]);
+    const [index, segments] = await Promise.all([tx.objectStore(IMPORTS).get(sessionId), tx.objectStore(SEGMENTS).getAll(sessionRange(sessionId))]);
+    return index ? { index, entries: segments.flatMap((segment) => segment.entries) } : null;
+  }
+
+  // ---- writes ----
 
   /** A new session with its first entries (import, fork), all or nothing. */
   async createSession(header: SessionHeader, entries: readonly JournalEntry[] = [], onProgress?: (done: number, total: number) => void): Promise<SessionRecord> {
-    return this.write(async (tx) => {
-      const sessions = tx.objectStore(SESSIONS);
-      if (await sessions.get(header.id)) throw new StorageFailure(`A session with id ${header.id} already exists.`);
-      const record: SessionRecord = { id: header.id, header, createdAt: new Date().toISOString() };
-      await sessions.add(record);
-      await this.appendWithin(tx, header.id, null, entries, onProgress);
-      return record;
-    });
+    let journal: SessionJournal;
+    try {
+      journal = SessionJournal.fromEntries(header, entries);
+    } catch (error) {
+      if (error instanceof JournalError) throw new StorageFailure(`${error.message}: nothing was stored.`, error);
+      throw error;
+    }
+    return this.createSessionFrom(journal, onProgress);
+  }
+
+  /**
+   * `createSession` for a journal already built (an import builds one anyway): its links and
+   * desk index are what gets stored, so nothing is derived twice.
+   */
+  async createSessionFrom(journal: SessionJournal, onProgress?: (done: number, total: number) => void): Promise<SessionRecord> {
+    const header = journal.header;
+    const total = journal.size;
+    const layout = layoutOf(journal);
+    const record: SessionRecord = { id: header.id, header, createdAt: new Date().toISOString() };
+    // Handing a segment over (IndexedDB clones it here) and storing it take about as long as each other: each is half the bar.
+    let prepared = 0;
+    let stored = 0;
+    const report = () => onProgress?.(Math.floor((prepared + stored) / 2), total);
+    return this.write((epoch) => ({
+      scope: WHOLE_SESSION,
+      run: async (raw) => {
+        try {
+          await writeCreated(typed(raw), record, layout, {
+            onPrepared: (entries) => {
+              prepared += entries;
+              report();
+            },
+            onStored: (entries) => {
+              stored += entries;
+              report();
+            },
+          });
+        } catch (error) {
+          throw error instanceof SessionExists ? new StorageFailure(error.message, error) : error;
+        }
+        onProgress?.(total, total);
+        return record;
+      },
+      committed: () => {
+        const last = layout.last;
+        this.known.learn(epoch, header.id, last?.tally ?? EMPTY_TALLY, last ? [[last.entry.id, last.desk]] : []);
+      },
+    }));
   }
 
   /** Plain append (conversation): no desk check, since conversation never changes the revision. */
   async append(sessionId: SessionId, leafId: EntryId | null, entries: readonly JournalEntry[]): Promise<EntryRecord[]> {
-    return this.write(async (tx) => {
-      const misplaced = firstNotOnLeaf(leafId, entries);
-      if (misplaced) throw misplaced;
-      const leaf = await this.readLeaf(tx, sessionId, leafId);
-      return this.appendWithin(tx, sessionId, leaf, entries);
-    });
+    const outcome = await this.appendOnHead<never>(sessionId, leafId, () => ({ append: true, entries }));
+    return outcome.kind === 'appended' ? [...outcome.records] : [];
   }
 
   /**
-   * The revision-checked commit, in ONE transaction: read the branch head at `leafId`, let
-   * `decide` judge that stored state synchronously, append what it returns. Nothing between the
-   * check and the append waits on anything but this transaction.
-   *
-   * With `expected` (the state the caller's memory holds), an approving verdict is appended
-   * speculatively: the head read and the adds are queued together and the transaction aborts
-   * unless the stored head matches `expected`. Records never change once written, so a match
-   * means `decide` saw exactly the stored state; a miss falls back to read-then-decide. This
-   * saves one wait on the read, the difference between a checked commit and a bare one.
+   * The revision-checked commit: `decide` judges the stored state of the branch ending at
+   * `leafId`, synchronously, and what it returns is appended in the same write (see the class
+   * comment for how the head is known). `expected`, the state the caller's memory holds, is no
+   * longer needed: the store always decides on the stored head. It is accepted for old callers.
    */
-  async commitChecked<R>(
-    sessionId: SessionId,
-    leafId: EntryId | null,
-    decide: (state: BranchState) => CheckedAppend<R>,
-    expected?: BranchState,
-  ): Promise<CommitOutcome<R>> {
-    const scope = leafId === null ? BOTH : ENTRIES_ONLY;
-    if (expected && this.fault === null) {
-      const verdict = decide(expected);
-      if (verdict.append) {
-        const records = await this.appendIfHeadIs(scope, sessionId, leafId, expected, verdict.entries);
-        if (records) return { kind: 'appended', records };
-      }
-    }
-    return this.write(async (tx) => {
-      const leaf = await this.readLeaf(tx, sessionId, leafId);
-      const verdict = decide(leaf ? branchStateFrom(sessionId, leaf.deskHead, leaf.deskLink) : branchStateFrom(sessionId, null, ROOT_LINK));
-      if (!verdict.append) return { kind: 'declined', reason: verdict.reason } as const;
-      const misplaced = firstNotOnLeaf(leafId, verdict.entries);
-      if (misplaced) throw misplaced;
-      const records = await this.appendWithin(tx, sessionId, leaf, verdict.entries);
-      return { kind: 'appended', records } as const;
-    }, scope);
+  async commitChecked<R>(sessionId: SessionId, leafId: EntryId | null, decide: (state: BranchState) => CheckedAppend<R>, _expected?: BranchState): Promise<CommitOutcome<R>> {
+    return this.appendOnHead(sessionId, leafId, decide);
   }
 
-  /**
-   * The speculative append, on the raw IndexedDB API: the head read and the adds leave in one
-   * batch and nothing waits in between (the idb wrapper's promise hops cost a measurable share of
-   * a commit here). Resolves null when the stored head is not the expected one: nothing was kept.
-   */
-  private appendIfHeadIs(scope: Scope, sessionId: SessionId, leafId: EntryId | null, expected: BranchState, entries: readonly JournalEntry[]): Promise<EntryRecord[] | null> {
-    const parent = leafId === null ? undefined : { id: leafId, deskHead: expected.deskHead, deskLink: linkOf(expected) };
-    const misplaced = firstNotOnLeaf(leafId, entries);
-    if (misplaced) return Promise.reject(misplaced);
-    const drafts = draftChain(sessionId, parent, entries);
-    return new Promise((resolve, reject) => {
-      let mismatch = false;
-      let tx: IDBTransaction | undefined;
-      try {
-        const transaction = unwrap(this.connection()).transaction(scope, 'readwrite');
-        tx = transaction;
-        const store = transaction.objectStore(ENTRIES);
-        const head = leafId === null ? transaction.objectStore(SESSIONS).get(sessionId) : store.index(BY_ID).get([sessionId, leafId]);
-        const adds = drafts.map((draft) => store.add(draft));
-        head.onsuccess = () => {
-          const stored = head.result as EntryRecord | SessionRecord | undefined;
-          const storedHead = stored === undefined ? undefined : leafId === null ? null : (stored as EntryRecord).deskHead;
-          if (storedHead !== expected.deskHead) {
-            mismatch = true;
-            transaction.abort();
-          }
-        };
-        transaction.oncomplete = () => resolve(drafts.map((draft, index) => ({ ...draft, seq: adds[index]?.result as number })));
-      } catch (error) {
-        // An add that throws at once (say, DataCloneError) must not let the earlier adds commit.
+  private appendOnHead<R>(sessionId: SessionId, leafId: EntryId | null, decide: (state: BranchState) => CheckedAppend<R>): Promise<CommitOutcome<R>> {
+    return this.write((epoch) => {
+      const known = this.known.lookup(epoch, sessionId, leafId);
+      const appendOn = async (tx: IDBTransaction, leaf: DeskIndex, tally: Tally, finish: () => void): Promise<CommitOutcome<R>> => {
+        const verdict = decide(stateOfIndex(sessionId, leaf));
+        if (!verdict.append) return { kind: 'declined', reason: verdict.reason };
+        const drafts = draftAppends(sessionId, leafId, leaf, tally, verdict.entries);
+        const store = tx.objectStore(ENTRIES);
+        const pending: Promise<IDBValidKey>[] = [];
         try {
-          tx?.abort();
-        } catch {
-          // Never started, or already finished.
+          for (const draft of drafts) pending.push(result(store.add(draft)));
+        } catch (error) {
+          // An add that throws at once (DataCloneError) aborts the transaction: the earlier adds fail with it.
+          for (const earlier of pending) earlier.catch(() => undefined);
+          throw error;
         }
-        reject(new StorageFailure(describeStorageError(error), error));
-        return;
-      }
-      // A mismatch (or a missing head) is retried on the read-then-decide path, which reports it properly.
-      const started = tx;
-      started.onabort = () => (mismatch ? resolve(null) : reject(new StorageFailure(describeStorageError(started.error), started.error)));
+        try {
+          finish();
+        } finally {
+          // Settled either way: a deliberate abort fails them, and `write()` reports that.
+          for (const request of pending) request.catch(() => undefined);
+        }
+        const seqs = await Promise.all(pending);
+        return { kind: 'appended', records: drafts.map((draft, index) => ({ ...draft, seq: seqs[index] as number })) };
+      };
+      let head = known;
+      return {
+        scope: known ? ADDS_ONLY : HEAD_READ,
+        run: async (tx, finish) => {
+          head ??= await this.readHead(typed(tx), sessionId, leafId);
+          return appendOn(tx, head.desk, head.tally, finish);
+        },
+        committed: (outcome) => {
+          if (!head) return;
+          const records = outcome.kind === 'appended' ? outcome.records : [];
+          const seen: [string, DeskIndex][] = leafId === null ? [] : [[leafId, head.desk]];
+          for (const record of records) seen.push([record.id, record]);
+          this.known.learn(epoch, sessionId, records.at(-1) ?? head.tally, seen);
+        },
+      };
     });
   }
 
   async deleteSession(sessionId: SessionId): Promise<void> {
-    await this.write(async (tx) => {
-      await tx.objectStore(SESSIONS).delete(sessionId);
-      let cursor = await tx.objectStore(ENTRIES).index(BY_SESSION).openCursor(sessionRange(sessionId));
-      while (cursor) {
-        await cursor.delete();
-        cursor = await cursor.continue();
-      }
-    });
+    await this.write(() => ({
+      scope: WHOLE_SESSION,
+      run: async (raw) => {
+        const tx = typed(raw);
+        await Promise.all([tx.objectStore(SESSIONS).delete(sessionId), tx.objectStore(SEGMENTS).delete(sessionRange(sessionId)), tx.objectStore(IMPORTS).delete(sessionId)]);
+        let cursor = await tx.objectStore(ENTRIES).index(BY_SESSION).openCursor(sessionRange(sessionId));
+        while (cursor) {
+          await cursor.delete();
+          cursor = await cursor.continue();
+        }
+      },
+      committed: () => this.known.forget(sessionId),
+    }));
   }
 
   /**
-   * The branch head for a commit: the leaf's own record carries its desk state, so this is one
-   * index read. A missing leaf (or, for an empty branch, a missing session) means the database
-   * changed underneath this tab: the write must not go ahead.
+   * The stored head a write depends on, read inside its transaction: the session must exist, the
+   * leaf must be stored (as a record, or among the entries the session was created with), and
+   * the session's last record gives the tally the new records continue.
    */
-  private async readLeaf(tx: WriteTx, sessionId: SessionId, leafId: EntryId | null): Promise<EntryRecord | null> {
-    if (leafId === null) {
-      if (!(await tx.objectStore(SESSIONS).get(sessionId))) throw new StorageFailure(missingSession(sessionId));
-      return null;
-    }
-    const leaf = await tx.objectStore(ENTRIES).index(BY_ID).get([sessionId, leafId]);
-    if (!leaf) throw new StorageFailure(`The entry ${leafId} is not in the stored journal of session ${sessionId} (was the database cleared in another tab?).`);
-    return leaf;
+  private async readHead(tx: WriteTx, sessionId: SessionId, leafId: EntryId | null): Promise<{ desk: DeskIndex; tally: Tally }> {
+    const [session, last, leaf] = await Promise.all([
+      tx.objectStore(SESSIONS).get(sessionId),
+      tx.objectStore(ENTRIES).index(BY_SESSION).openCursor(sessionRange(sessionId), 'prev'),
+      leafId === null ? undefined : tx.objectStore(ENTRIES).index(BY_ID).get([sessionId, leafId]),
+    ]);
+    if (!session) throw new StorageFailure(`Session ${sessionId} is not in the database (was it deleted in another tab?).`);
+    const tally = last?.value ?? EMPTY_TALLY;
+    if (leafId === null) return { desk: ROOT_DESK_INDEX, tally };
+    if (leaf) return { desk: leaf, tally };
+    const index = await tx.objectStore(IMPORTS).get(sessionId);
+    const at = index ? positionIn(index, leafId) : -1;
+    if (!index || at < 0) throw new StorageFailure(`The entry ${leafId} is not in the stored journal of session ${sessionId} (was the database cleared in another tab?).`);
+    return { desk: deskIndexAt(index, at), tally };
   }
 
-  /** Appends in order; each record's desk index comes from its parent's (the leaf or this batch). */
-  private async appendWithin(
-    tx: WriteTx,
-    sessionId: SessionId,
-    leaf: EntryRecord | null,
-    entries: readonly JournalEntry[],
-    onProgress?: (done: number, total: number) => void,
-  ): Promise<EntryRecord[]> {
-    const store = tx.objectStore(ENTRIES);
-    const drafts = draftChain(sessionId, leaf ?? undefined, entries);
-    // Queue every add before waiting on any: a 100k-entry import is one batch, not 100k waits.
-    let done = 0;
-    const keys = await Promise.all(
-      drafts.map((draft) =>
-        store.add(draft as EntryRecord).then((key) => {
-          done++;
-          if (onProgress && (done % PROGRESS_EVERY === 0 || done === drafts.length)) onProgress(done, drafts.length);
-          return key;
-        }),
-      ),
-    );
-    return drafts.map((draft, index) => ({ ...draft, seq: keys[index] as number }));
-  }
-
-  private async write<T>(work: (tx: WriteTx) => Promise<T>, scope: Scope = BOTH): Promise<T> {
-    const fault = this.fault;
-    this.fault = null;
-    if (fault === 'close') this.loseConnection('The database connection was closed in the middle of a commit (injected for the demo).');
-    const tx = this.connection().transaction(scope, 'readwrite');
-    try {
-      const result = await work(tx);
-      if (fault && fault !== 'close') failDeliberately(tx, fault);
-      await tx.done;
-      return result;
-    } catch (error) {
+  /**
+   * Every write: under the writer lease (when there is one), one readwrite transaction over the
+   * plan's stores, the injected fault applied; a failure aborts it and becomes a StorageFailure.
+   * What the write teaches the store is kept only once the transaction has committed.
+   */
+  private write<T>(plan: (epoch: number | null) => WritePlan<T>): Promise<T> {
+    const attempt = async (epoch: number | null): Promise<T> => {
+      const { scope, run, committed, takesFault = true } = plan(epoch);
+      const fault = takesFault ? this.fault : null;
+      if (takesFault) this.fault = null;
+      if (fault === 'close') this.loseConnection('The database connection was closed in the middle of a commit (injected for the demo).');
+      const tx = unwrap(this.connection()).transaction(scope, 'readwrite');
+      const done = new Promise<void>((resolve, reject) => {
+        tx.oncomplete = () => resolve();
+        tx.onabort = () => reject(tx.error ?? new DOMException('The transaction was aborted.', 'AbortError'));
+      });
+      let finished = false;
+      const finish = () => {
+        if (finished) return;
+        finished = true;
+        if (fault && fault !== 'close') failDeliberately(tx, fault);
+        tx.commit();
+      };
       try {
-        tx.abort();
-      } catch {
-        // Already finished or aborted: nothing more to undo.
+        const outcome = await run(tx, finish);
+        finish();
+        await done;
+        committed?.(outcome);
+        return outcome;
+      } catch (error) {
+        try {
+          tx.abort();
+        } catch {
+          // Already finished or aborted: nothing more to undo.
+        }
+        await done.catch(() => undefined);
+        throw error instanceof StorageFailure ? error : new StorageFailure(describeStorageError(error), error);
       }
-      await tx.done.catch(() => undefined);
-      if (error instanceof StorageFailure) throw error;
-      throw new StorageFailure(describeStorageError(error), error);
-    }
-  }
-}
-
-type DeskParent = Pick<EntryRecord, 'id' | 'deskHead' | 'deskLink'>;
-
-/**
- * The records for a batch whose first entry hangs off `leaf`. A parent that is neither the leaf
- * nor an entry of the batch is an orphan reference from an import: kept as a root, as the host's
- * tree does. An import may name a parent on a later line (the importer leaves no loops): each
- * record is derived after its parent, as SessionJournal links it, and kept in file order.
- */
-function draftChain(sessionId: SessionId, leaf: DeskParent | undefined, entries: readonly JournalEntry[]): NewEntryRecord[] {
-  const known = new Map<string, DeskParent>();
-  if (leaf) known.set(leaf.id, leaf);
-  const drafts = new Map<string, NewEntryRecord>();
-  for (const entry of parentsFirst(entries, leaf?.id)) {
-    const parent = entry.parentId === null ? undefined : known.get(entry.parentId);
-    const above = parent?.deskLink ?? ROOT_LINK;
-    const isDesk = isSeedDeskEntry(entry);
-    const draft: NewEntryRecord = {
-      sessionId,
-      id: entry.id,
-      parentKey: parent ? parent.id : ROOT_PARENT,
-      entry,
-      deskHead: isDesk ? entry.id : (parent?.deskHead ?? null),
-      deskLink: isDesk ? foldDeskEntry(above, entry) : above,
     };
-    known.set(draft.id, draft);
-    drafts.set(draft.id, draft);
+    const lease = this.lease;
+    const next = this.writing.then(() =>
+      lease
+        ? lease.run(attempt).catch((error: unknown) => {
+            throw error instanceof StorageFailure ? error : new StorageFailure(describeStorageError(error), error);
+          })
+        : attempt(null),
+    );
+    this.writing = next.catch(() => undefined);
+    return next;
   }
-  return entries.map((entry) => drafts.get(entry.id) as NewEntryRecord);
-}
-
-/** The batch reordered so each entry follows its parent within the batch; file order otherwise. */
-function parentsFirst(entries: readonly JournalEntry[], leafId: EntryId | undefined): readonly JournalEntry[] {
-  const at = new Map<string, number>();
-  entries.forEach((entry, index) => at.set(entry.id, index));
-  const forward = entries.some((entry, index) => entry.parentId !== null && entry.parentId !== leafId && (at.get(entry.parentId) ?? -1) > index);
-  if (!forward) return entries;
-  const out: JournalEntry[] = [];
-  const placed = new Set<string>();
-  for (const entry of entries) {
-    const chain: JournalEntry[] = [];
-    for (let cursor: JournalEntry | undefined = entry; cursor && !placed.has(cursor.id); ) {
-      placed.add(cursor.id);
-      chain.push(cursor);
-      const parentAt: number | undefined = cursor.parentId === null ? undefined : at.get(cursor.parentId);
-      cursor = parentAt === undefined ? undefined : entries[parentAt];
-    }
-    out.push(...chain.reverse());
-  }
-  return out;
 }
 
 /**
- * Appends (not imports) must hang off the leaf they name: the derived index of a record is
- * computed from that leaf, so any other parent would index the entry wrongly.
+ * The records for appended entries: the first hangs off the leaf, each later one off the leaf,
+ * an earlier entry of the batch, or nothing (a new root). Each record's desk index comes from its
+ * parent's by the one derivation (`deskIndexOf`), its tally from the session's last record.
  */
-function firstNotOnLeaf(leafId: EntryId | null, entries: readonly JournalEntry[]): StorageFailure | null {
+function draftAppends(sessionId: SessionId, leafId: EntryId | null, leaf: DeskIndex, tally: Tally, entries: readonly JournalEntry[]): NewEntryRecord[] {
   const first = entries[0];
-  if (!first || first.parentId === leafId) return null;
-  return new StorageFailure(`Entry ${first.id} hangs off ${first.parentId ?? '(none)'}, not off the leaf ${leafId ?? '(none)'}: nothing was appended.`);
+  if (first && first.parentId !== leafId) {
+    throw new StorageFailure(`Entry ${first.id} hangs off ${first.parentId ?? '(none)'}, not off the leaf ${leafId ?? '(none)'}: nothing was appended.`);
+  }
+  const known = new Map<string, DeskIndex>();
+  if (leafId !== null) known.set(leafId, leaf);
+  let running = tally;
+  return entries.map((entry) => {
+    const parent = entry.parentId === null ? ROOT_DESK_INDEX : known.get(entry.parentId);
+    if (!parent) throw new StorageFailure(`Entry ${entry.id} hangs off ${entry.parentId ?? '(none)'}, which is neither the leaf nor an entry of this batch: nothing was appended.`);
+    const desk = deskIndexOf(entry, parent);
+    known.set(entry.id, desk);
+    running = nextTally(running, entry);
+    return entryRecord(sessionId, entry, entry.parentId, desk, running);
+  });
 }
 
-function linkOf(state: BranchState): DeskLinkState {
-  return state.ok ? { ok: true, snapshot: state.snapshot } : { ok: false, corruptEntryId: state.corruptEntryId, problem: state.problem };
+function webLocks(): LockManagerLike | null {
+  const nav = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator;
+  return nav?.locks ?? null;
 }
 
-function sessionRange(sessionId: SessionId): IDBKeyRange {
-  return IDBKeyRange.bound([sessionId, 0], [sessionId, Number.MAX_SAFE_INTEGER]);
+function leaseFor(name: string, locks: LockManagerLike | null): WriterLease | null {
+  if (!locks || typeof BroadcastChannel === 'undefined') return null;
+  const channelName = `${name}:writer-lease`;
+  const channel = new BroadcastChannel(channelName);
+  // Node (tests) would otherwise stay alive for the channel.
+  (channel as unknown as { unref?: () => void }).unref?.();
+  return new WriterLease(locks, channelName, channel);
 }
 
-function missingSession(sessionId: SessionId): string {
-  return `Session ${sessionId} is not in the database (was it deleted in another tab?).`;
+/** The idb API over a raw transaction of ours (its stores are the plan's scope). */
+function typed(tx: IDBTransaction): WriteTx {
+  const wrapped = wrap(tx) as unknown as WriteTx;
+  // write() watches the raw transaction; idb's own `done` must not reject unobserved.
+  wrapped.done.catch(() => undefined);
+  return wrapped;
 }
 
-function failDeliberately(tx: WriteTx, fault: Exclude<StoreFault, 'close'>): never {
+function result<T extends IDBValidKey>(request: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+function failDeliberately(tx: IDBTransaction, fault: Exclude<StoreFault, 'close'>): never {
   tx.abort();
   throw fault === 'quota'
     ? new DOMException('The quota has been exceeded (injected for the demo).', 'QuotaExceededError')

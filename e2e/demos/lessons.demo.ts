@@ -1,0 +1,49 @@
+import { expect, test } from '@playwright/test';
+import { LESSONS } from '../../web/src/lessons/lessons';
+import { describeAction, newDemo, performInUi } from './uiActions';
+import { checkpoint, CHECKPOINT_REACHED, openWorkspace } from './workspace';
+
+/**
+ * One demo per lesson, read from the lessons' own data: the lesson is prepared as "Reset lesson"
+ * prepares it (a new session, then its setup), and each step's "Do it for me" actions are done
+ * through the page as a person does them. One test.step per lesson step, asserting its checkpoint
+ * and leaving a screenshot; the trace of the whole lesson is kept (playwright.demos.config.ts).
+ */
+
+const pad = (value: number) => String(value).padStart(2, '0');
+
+for (const [lessonIndex, lesson] of LESSONS.entries()) {
+  test(`Lesson ${lessonIndex + 1}: ${lesson.title}`, async ({ page }, testInfo) => {
+    const demo = newDemo(page);
+    const steps = page.getByRole('list', { name: 'Steps' });
+
+    await test.step('Prepare the lesson: a new session, then its setup', async () => {
+      await openWorkspace(page, `#/lesson/${lessonIndex + 1}/step/1`);
+      for (const action of [{ do: 'new-session' } as const, ...lesson.setup]) {
+        await test.step(describeAction(action), () => performInUi(demo, action));
+      }
+      // Choosing the first step again starts its checkpoint after the setup, as "Reset lesson" does.
+      await steps.getByRole('link').first().click();
+    });
+
+    for (const [stepIndex, step] of lesson.steps.entries()) {
+      const title = `Step ${stepIndex + 1}: ${step.title}`;
+      await test.step(title, async () => {
+        if (stepIndex > 0) await page.getByRole('button', { name: 'Next step' }).click();
+        await expect(page.getByRole('heading', { name: title, exact: true })).toBeVisible();
+        await expect(checkpoint(page), 'not ticked before the step is done').toContainText('Not yet');
+        for (const action of step.doItForMe) {
+          await test.step(describeAction(action), () => performInUi(demo, action));
+        }
+        await expect(checkpoint(page), `checkpoint "${step.checkpoint}"`).toHaveText(CHECKPOINT_REACHED, { timeout: 15_000 });
+        const file = testInfo.outputPath(`step-${pad(stepIndex + 1)}-${step.id}.png`);
+        await page.screenshot({ path: file });
+        await testInfo.attach(title, { path: file, contentType: 'image/png' });
+      });
+    }
+
+    await expect(page.getByRole('navigation', { name: 'Lessons' }).getByRole('listitem').nth(lessonIndex)).toContainText(
+      `(${lesson.steps.length}/${lesson.steps.length})`,
+    );
+  });
+}

@@ -1,0 +1,297 @@
+import { expect, type Page } from '@playwright/test';
+import { LessonActionSchema, type LessonAction } from '../../web/src/lessons/schema';
+import {
+  activeBranch,
+  activeLeafId,
+  approvalDialog,
+  confirmationDialog,
+  entryCount,
+  expectTreeCurrent,
+  openTool,
+  openWorkspace,
+  outputLines,
+  selectNode,
+  sessionId,
+  showsKind,
+  treeItems,
+} from './workspace';
+
+/**
+ * Each lesson action done as a person does it on the page (typing, clicking, selecting), the UI
+ * twin of `web/src/app/actions.ts`, which does the same through the page's methods. Every mapping
+ * waits until what it did has settled (an answer in the output, a dialog, a count that moved), so
+ * the next action sees its result.
+ */
+
+/** One demo run: the page, and the revisions tool results returned ("$latest", "$previous"). */
+export interface Demo {
+  readonly page: Page;
+  /** Newest last, without repeats in a row, as `actions.ts` keeps them. */
+  readonly revisions: string[];
+}
+
+export function newDemo(page: Page): Demo {
+  return { page, revisions: [] };
+}
+
+type ActionKind = LessonAction['do'];
+type ActionOf<K extends ActionKind> = Extract<LessonAction, { do: K }>;
+export type UiMapping = { readonly [K in ActionKind]: (demo: Demo, action: ActionOf<K>) => Promise<void> };
+
+/** Every action kind the lesson schema allows, read from the schema itself. */
+export function schemaActionKinds(): string[] {
+  return LessonActionSchema._zod.def.options.flatMap((option) => option._zod.def.shape.do._zod.def.values.map(String));
+}
+
+/** Kinds the schema allows that have no UI mapping: a new kind must get one before the demos can replay it. */
+export function unmappedKinds(kinds: readonly string[], mapping: object): string[] {
+  return kinds.filter((kind) => !Object.hasOwn(mapping, kind));
+}
+
+/** Waits until the Command output holds more than `before` lines. */
+async function expectOutputBeyond(page: Page, before: number): Promise<void> {
+  await expect(outputLines(page).nth(before)).toBeVisible();
+}
+
+/** The revision the Tool call panel offers as the latest, remembered as a person copies it. */
+async function noteToolRevision(demo: Demo): Promise<void> {
+  const latest = demo.page.getByText('Latest revision from a result:').locator('code');
+  if ((await latest.count()) === 0) return;
+  const revision = ((await latest.textContent()) ?? '').trim();
+  if (revision && demo.revisions.at(-1) !== revision) demo.revisions.push(revision);
+}
+
+function fillPlaceholders(args: Record<string, unknown>, revisions: readonly string[]): Record<string, unknown> {
+  const replace = (value: unknown): unknown => (value === '$latest' ? (revisions.at(-1) ?? value) : value === '$previous' ? (revisions.at(-2) ?? value) : value);
+  return Object.fromEntries(Object.entries(args).map(([key, value]) => [key, replace(value)]));
+}
+
+/** A change to the desk waits in its dialog: Confirm or Cancel, then wait for the outcome in the output. */
+async function answerConfirmation(page: Page, button: 'Confirm' | 'Cancel'): Promise<void> {
+  const dialog = confirmationDialog(page);
+  await expect(dialog).toBeVisible();
+  const before = await outputLines(page).count();
+  await dialog.getByRole('button', { name: button, exact: true }).click();
+  await expectOutputBeyond(page, before);
+  await expect(dialog).toBeHidden();
+}
+
+async function answerApproval(demo: Demo, button: 'Approve' | 'Deny'): Promise<void> {
+  const dialog = approvalDialog(demo.page);
+  await expect(dialog).toBeVisible();
+  const before = await entryCount(demo.page);
+  await dialog.getByRole('button', { name: button, exact: true }).click();
+  await expect(dialog).toBeHidden();
+  // The call's result is recorded once the host has the answer.
+  await expect.poll(() => entryCount(demo.page), { message: 'the answered call has its result in the session' }).toBeGreaterThan(before);
+  await noteToolRevision(demo);
+}
+
+/** Presses a button inside the open confirmation dialog and waits for what it says in the output. */
+async function meanwhile(page: Page, name: string | RegExp): Promise<void> {
+  const dialog = confirmationDialog(page);
+  await expect(dialog).toBeVisible();
+  const before = await outputLines(page).count();
+  await dialog.getByRole('button', { name }).click();
+  await expectOutputBeyond(page, before);
+}
+
+/**
+ * Selects the node and presses "Branch from here", then waits until the desk has `settled`: the
+ * leaf moves to the node, or to its parent when the node is a user message (as the host's tree does).
+ */
+async function branchFromNode(page: Page, id: string, settled: () => Promise<boolean>): Promise<void> {
+  await selectNode(page, id);
+  await page.getByRole('button', { name: 'Branch from here' }).click();
+  await expect.poll(settled, { message: `the leaf moved after branching from ${id}` }).toBe(true);
+  await expectTreeCurrent(page);
+}
+
+/** The parent of the latest seed desk entry on the branch the desk shows, by the Active branch. */
+async function branchBeforeLastReservation(page: Page): Promise<void> {
+  await expectTreeCurrent(page);
+  const branch = await activeBranch(page);
+  const last = branch.findLastIndex((item) => item.seedDesk);
+  const parent = branch[last - 1];
+  if (last < 1 || !parent) throw new Error('There is no reservation on this branch to go back before.');
+  // A user message as parent puts the leaf on its own parent: either is "before the reservation".
+  const expected = new Set([parent.id, branch[last - 2]?.id ?? null]);
+  await branchFromNode(page, parent.id, async () => expected.has(await activeLeafId(page)));
+}
+
+async function typeLine(page: Page, text: string): Promise<void> {
+  const before = await outputLines(page).count();
+  const command = page.getByRole('textbox', { name: 'Command' });
+  await command.fill(text);
+  await command.press('Enter');
+  // A line is answered in the output, or (a change to the desk) by its confirmation dialog.
+  await expect(confirmationDialog(page).or(outputLines(page).nth(before + 1)).first()).toBeVisible();
+}
+
+export const UI_ACTIONS: UiMapping = {
+  line: async ({ page }, { text }) => typeLine(page, text),
+  confirm: async ({ page }) => answerConfirmation(page, 'Confirm'),
+  cancel: async ({ page }) => answerConfirmation(page, 'Cancel'),
+  'meanwhile-reserve': async ({ page }) => meanwhile(page, /^Meanwhile: reserve /),
+  'meanwhile-step-back': async ({ page }) => meanwhile(page, 'Meanwhile: move to the previous entry'),
+  'step-back': async ({ page }) => {
+    await openTool(page, 'Refusals');
+    // The page offers this move only in the Refusals panel, once its corrupt-state demo has run.
+    const stepBack = page.getByRole('button', { name: 'Step back past the invalid entry' });
+    if ((await stepBack.count()) === 0) throw new Error('"Step back past the invalid entry" shows only after the Refusals panel\'s corrupt-state demo ("corrupt-demo").');
+    const before = await outputLines(page).count();
+    await stepBack.click();
+    await expectOutputBeyond(page, before);
+  },
+  'corrupt-demo': async ({ page }) => {
+    await openTool(page, 'Refusals');
+    const button = page.getByRole('button', { name: 'Try it: corrupt-state' });
+    await button.click();
+    await expect(page.getByRole('region', { name: 'Refusal demo result' })).toContainText('corrupt-state');
+    // The demo buttons stay disabled while a demo runs.
+    await expect(button).toBeEnabled();
+  },
+  tool: async (demo, { args }) => {
+    const { page } = demo;
+    await openTool(page, 'Tool call');
+    await page.getByRole('textbox', { name: 'Tool arguments' }).fill(JSON.stringify(fillPlaceholders(args, demo.revisions)));
+    const before = await entryCount(page);
+    await page.getByRole('button', { name: 'Call seed_desk' }).click();
+    // Every call is recorded (the host appends it); one that needs approval then waits in its dialog.
+    await expect.poll(() => entryCount(page), { message: 'the call is recorded in the session' }).toBeGreaterThan(before);
+    await noteToolRevision(demo);
+  },
+  approve: async (demo) => answerApproval(demo, 'Approve'),
+  deny: async (demo) => answerApproval(demo, 'Deny'),
+  policy: async ({ page }, { value }) => {
+    await openTool(page, 'Tool call');
+    const select = page.getByRole('combobox', { name: 'Host approval for seed_desk' });
+    await select.selectOption(value ?? '');
+    await expect(select).toHaveValue(value ?? '');
+  },
+  'approval-mode': async ({ page }, { value }) => {
+    await openTool(page, 'Tool call');
+    const radio = page.getByRole('radiogroup', { name: 'Approval mode' }).getByRole('radio', { name: value, exact: true });
+    await radio.check();
+    await expect(radio).toBeChecked();
+  },
+  interactive: async ({ page }, { value }) => {
+    await page.getByRole('checkbox', { name: 'Interactive UI' }).setChecked(value);
+    // The headless note follows the host's answer, not the click.
+    const headless = page.getByRole('note').filter({ hasText: 'Headless: no dialog can be shown' });
+    if (value) await expect(headless).toBeHidden();
+    else await expect(headless).toBeVisible();
+  },
+  'filter-journal': async ({ page }, { text }) => {
+    await openTool(page, 'Journal');
+    const journal = page.getByRole('region', { name: 'Journal', exact: true });
+    await journal.getByRole('textbox', { name: 'Filter journal' }).fill(text);
+    await expect(journal).toHaveAttribute('aria-busy', 'false');
+  },
+  reopen: async ({ page }) => {
+    await page.getByRole('button', { name: 'Reopen session' }).click();
+    // A reopen always says where it put the leaf.
+    await expect(page.getByRole('region', { name: 'Session controls' }).getByRole('note').filter({ hasText: /reopen/i })).toBeVisible();
+  },
+  'branch-from': async ({ page }, { text }) => {
+    await expectTreeCurrent(page);
+    const node = treeItems(page).filter({ hasText: text }).first();
+    const id = await node.getAttribute('data-id');
+    if (!id) throw new Error(`No entry in the session tree shows "${text}".`);
+    // A user message puts the leaf on its parent: the message is then off the Active branch.
+    const userMessage = await showsKind(node, 'user');
+    await branchFromNode(page, id, async () =>
+      userMessage ? !(await activeBranch(page)).some((item) => item.id === id) : (await activeLeafId(page)) === id,
+    );
+  },
+  'branch-before-last-reservation': async ({ page }) => branchBeforeLastReservation(page),
+  'compare-with-other-branch': async ({ page }) => {
+    await expectTreeCurrent(page);
+    const onBranch = new Set((await activeBranch(page)).map((item) => item.id));
+    const items = await treeItems(page).all();
+    let other: string | null = null;
+    for (const item of items.reverse()) {
+      const id = await item.getAttribute('data-id');
+      if (id && !onBranch.has(id) && (await showsKind(item, 'seed desk'))) {
+        other = id;
+        break;
+      }
+    }
+    if (!other) throw new Error('There is no seed desk entry on another branch to compare with.');
+    await selectNode(page, other);
+    await page.getByRole('button', { name: 'Compare with selected' }).click();
+    await expect(page.getByRole('region', { name: 'This branch' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Other branch' })).toContainText(other);
+  },
+  'try-other-revision': async (demo) => {
+    const { page } = demo;
+    await page.getByRole('button', { name: "Try an act here with the other branch's revision" }).click();
+    await expect(page.getByRole('status', { name: 'Compare attempt' })).toBeVisible();
+    await noteToolRevision(demo);
+  },
+  'new-session': async ({ page }) => {
+    await openTool(page, 'Sessions');
+    const before = await sessionId(page);
+    await page.getByRole('button', { name: 'New session', exact: true }).click();
+    await expect.poll(() => sessionId(page)).not.toBe(before);
+  },
+  'twin-tab': async ({ page }) => {
+    // A second tab of the same browser: it opens the session, steps back before the last
+    // reservation there, and reserves every marigold on that branch of its own.
+    const twin = await page.context().newPage();
+    try {
+      const before = await treeItems(page).count();
+      await openWorkspace(twin);
+      await branchBeforeLastReservation(twin);
+      await typeLine(twin, '/seeds reserve marigold-french 3');
+      await answerConfirmation(twin, 'Confirm');
+      // This tab hears of the other tab's entry: its tree gains the node.
+      await expect(treeItems(page)).toHaveCount(before + 1);
+    } finally {
+      await twin.close();
+    }
+  },
+  'fail-next-write': async ({ page }) => {
+    const controls = page.getByRole('region', { name: 'Session controls' });
+    const fail = controls.getByRole('button', { name: 'Fail the next write' });
+    if (!(await fail.isVisible())) await controls.getByText('Fault injection', { exact: true }).click();
+    // No visible answer: the worker takes requests in order, so the next write meets the fault.
+    await fail.click();
+  },
+  'closing-answer': async ({ page }, { value }) => {
+    const button = page.getByRole('group', { name: 'Your answer' }).getByRole('button', { name: value === 'yes' ? 'Yes' : 'No', exact: true });
+    await button.click();
+    await expect(button).toHaveAttribute('aria-pressed', 'true');
+  },
+};
+
+/** Does one lesson action through the page. */
+export async function performInUi(demo: Demo, action: LessonAction): Promise<void> {
+  // The mapping is keyed by kind, so the entry for `action.do` takes exactly this action.
+  const perform = UI_ACTIONS[action.do] as (demo: Demo, action: LessonAction) => Promise<void>;
+  await perform(demo, action);
+}
+
+/** A short title for the action's test.step, as the learner would say it. */
+export function describeAction(action: LessonAction): string {
+  switch (action.do) {
+    case 'line':
+      return `Type "${action.text}" in Command`;
+    case 'tool':
+      return `Call seed_desk with ${JSON.stringify(action.args)}`;
+    case 'policy':
+      return `Set "Host approval for seed_desk" to ${action.value ?? 'not set'}`;
+    case 'approval-mode':
+      return `Set "Approval mode" to ${action.value}`;
+    case 'interactive':
+      return `${action.value ? 'Tick' : 'Untick'} "Interactive UI"`;
+    case 'filter-journal':
+      return `Filter the journal for "${action.text}"`;
+    case 'branch-from':
+      return `Branch from the node showing "${action.text}"`;
+    case 'closing-answer':
+      return `Answer the closing question: ${action.value === 'yes' ? 'Yes' : 'No'}`;
+    default:
+      return action.do;
+  }
+}
