@@ -27,16 +27,31 @@ export function measureBudgets(dist = 'dist') {
 }
 
 /**
- * Chunks the first screen's scripts reach only through a dynamic `import()`: Vite lists them in the
- * entry's `__vite__mapDeps` table (the dependencies it preloads when an `import()` runs). They load
+ * Chunks the first screen's scripts reach only through a dynamic `import()`, directly or from
+ * another such chunk (the workspace loads its regions, and the Tools region each tab, that way).
+ * Two places name them: the `import(`./x.js`)` calls themselves, and Vite's `__vite__mapDeps`
+ * table (`m.f=[…]`, the dependencies it preloads when an `import()` runs). A lazy chunk's own
+ * static imports load with it, so they are lazy too unless index.html loads them first. They load
  * after the first paint or on demand, so they are not part of the first screen's budget; a chunk
- * the entry imports statically is not in that table and must be counted.
+ * the entry imports statically is in neither and must be counted.
  */
 export function lazyScripts(dist = 'dist') {
+  const initial = new Set(initialScripts(dist).map((path) => `/${path.slice(dist.length + 1).replace(/\\/g, '/')}`));
   const lazy = new Set();
-  for (const path of initialScripts(dist)) {
-    const table = /m\.f=\[([^\]]*)\]/.exec(readFileSync(path, 'utf8'));
-    for (const match of table?.[1]?.matchAll(/"([^"]+\.js)"/g) ?? []) lazy.add(`/${match[1].replace(/^\//, '')}`);
+  const read = (script) => readFileSync(join(dist, script.replace(/^\//, '')), 'utf8');
+  const assets = (code, pattern) => [...code.matchAll(pattern)].map((match) => `/assets/${match[1].replace(/^(\.\/|\/?assets\/)/, '')}`);
+  const queue = [];
+  for (const script of initial) {
+    const code = read(script);
+    const table = /m\.f=\[([^\]]*)\]/.exec(code)?.[1] ?? '';
+    queue.push(...assets(table, /"([^"]+\.js)"/g), ...assets(code, /import\(\s*[`"'](\.\/[^`"']+\.js)[`"']\s*\)/g));
+  }
+  for (let script = queue.shift(); script !== undefined; script = queue.shift()) {
+    if (initial.has(script) || lazy.has(script)) continue;
+    lazy.add(script);
+    const code = read(script);
+    // Its dynamic imports, and the chunks it imports statically (`from"./x.js"`, `import"./x.js"`).
+    queue.push(...assets(code, /import\(\s*[`"'](\.\/[^`"']+\.js)[`"']\s*\)/g), ...assets(code, /(?:from|import)\s*[`"'](\.\/[^`"']+\.js)[`"']/g));
   }
   return lazy;
 }
