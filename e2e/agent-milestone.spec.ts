@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { callTool, confirmDialog, dialog, expectDesk, grantAgent, journalLineCount, latestRevision, openPlayground, run, toolDetails, toolText } from './support';
+import { callTool, confirmDialog, dialog, expectDesk, grantAgent, journalLineCount, latestRevision, openPlayground, run, toolDetails, toolText, openTool } from './support';
 
 test.beforeEach(async ({ page }) => {
   await openPlayground(page);
@@ -54,6 +54,7 @@ test('malformed arguments are a host validation error; with the schema check ski
   await expect(page.getByText('host validation error')).toBeVisible();
   await expect(page.getByText('isError: true')).toBeVisible();
 
+  await openTool(page, 'Tool call');
   await page.getByRole('checkbox', { name: "Skip the host's schema check" }).check();
   await callTool(page, { op: 'inspect', id: 7 });
   await expect(toolText(page)).toContainText('Refused (invalid-target)');
@@ -62,6 +63,7 @@ test('malformed arguments are a host validation error; with the schema check ski
 
 test('host approval prompt: Approve lets the call through, Deny blocks it as a tool error', async ({ page }) => {
   await grantAgent(page);
+  await openTool(page, 'Tool call');
   await page.getByRole('combobox', { name: 'Host approval for seed_desk' }).selectOption('prompt');
   await callTool(page, { op: 'query' });
   const approval = page.getByRole('dialog', { name: 'Host approval: seed_desk' });
@@ -78,6 +80,7 @@ test('host approval prompt: Approve lets the call through, Deny blocks it as a t
 
 test('deny policy blocks the call before the domain runs', async ({ page }) => {
   await grantAgent(page);
+  await openTool(page, 'Tool call');
   await page.getByRole('combobox', { name: 'Host approval for seed_desk' }).selectOption('deny');
   await callTool(page, { op: 'query' });
   await expect(toolText(page)).toContainText('Tool "seed_desk" is blocked by user policy.');
@@ -92,8 +95,11 @@ test('headless with a persisted grant: act works under allow and fails closed un
   await callTool(page, { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: revision });
   await expect(toolText(page)).toContainText('Reserved 1 bean-scarlet.');
 
+  await openTool(page, 'Tool call');
   await page.getByRole('combobox', { name: 'Host approval for seed_desk' }).selectOption('prompt');
+  await openTool(page, 'Tool call');
   await page.getByRole('button', { name: 'Use latest revision' }).click();
+  await openTool(page, 'Tool call');
   await page.getByRole('button', { name: 'Call seed_desk' }).click();
   await expect(toolText(page)).toContainText('Tool "seed_desk" requires approval but no interactive UI available.');
   await expect(page.getByRole('dialog')).toHaveCount(0);
@@ -112,6 +118,8 @@ test('revoking deliberately: agent off needs a confirmation, then act is refused
   await expect(toolText(page)).toContainText('Refused (agent-disabled)');
   await expectDesk(page, 'bean-scarlet', 5, 0);
   // Grant and revoke each appended one snapshot; the refused act appended none.
+  await openTool(page, 'Journal');
   await page.getByRole('textbox', { name: 'Filter journal' }).fill('"customType":"seed-desk-state-v1"');
+  await openTool(page, 'Journal');
   await expect(page.getByRole('list', { name: 'Journal lines' }).getByRole('listitem')).toHaveCount(2);
 });

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { branchFromItem, confirmReservation, expectDesk, grantAgent, openPlayground, output, revisionText, run, tree } from './support';
+import { branchFromItem, confirmReservation, expectDesk, grantAgent, openPlayground, output, revisionText, run, tree, openTool } from './support';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 
@@ -63,11 +63,13 @@ test('a new session has nothing reserved, the agent off and a new identity', asy
   await grantAgent(page);
   await confirmReservation(page, '/seeds reserve basil-genovese 3');
   const before = await revisionText(page);
+  await openTool(page, 'Sessions');
   await page.getByRole('button', { name: 'New session', exact: true }).click();
   await expectDesk(page, 'basil-genovese', 8, 0);
   await expect(page.getByRole('status', { name: 'Status line' })).toContainText('agent off');
   const after = await revisionText(page);
   expect(after.split(':')[0]).not.toBe(before.split(':')[0]);
+  await openTool(page, 'Sessions');
   await expect(page.getByRole('list', { name: 'Session list' }).getByRole('listitem')).toHaveCount(2);
 });
 
@@ -75,6 +77,7 @@ test('fork to new session keeps the state but gets a new revision', async ({ pag
   await openPlayground(page);
   await confirmReservation(page, '/seeds reserve bean-scarlet 2');
   const before = await revisionText(page);
+  await openTool(page, 'Sessions');
   await page.getByRole('button', { name: 'Fork to new session' }).click();
   await expect(page.getByLabel('Revision', { exact: true })).not.toHaveText(before);
   await expectDesk(page, 'bean-scarlet', 3, 2);
@@ -83,7 +86,9 @@ test('fork to new session keeps the state but gets a new revision', async ({ pag
 
 test('importing the real v3 fixture shows 4 bean-scarlet with the agent on; the marigold branch holds 1', async ({ page }) => {
   await openPlayground(page);
+  await openTool(page, 'Sessions');
   await page.getByLabel('Import session').setInputFiles(fixture('pi-v3-seed-desk.jsonl'));
+  await openTool(page, 'Sessions');
   await expect(page.getByRole('region', { name: 'Import report' })).toContainText('Imported 8 entries');
   await expectDesk(page, 'bean-scarlet', 1, 4);
   await expect(page.getByLabel('Revision', { exact: true })).toHaveText('01a2375c-1cf0-7018-89a5-8d86d60cc943:35cb8510');
@@ -94,10 +99,12 @@ test('importing the real v3 fixture shows 4 bean-scarlet with the agent on; the 
 
 test('importing the large v1 fixture migrates it to one chain with the leaf on the last entry', async ({ page }) => {
   await openPlayground(page);
+  await openTool(page, 'Sessions');
   await page.getByLabel('Import session').setInputFiles(fixture('omp-large-session-v1.jsonl'));
   const report = page.getByRole('region', { name: 'Import report' });
   await expect(report).toContainText('Imported 1018 entries');
   await expect(report).toContainText('migrated from v1');
+  await openTool(page, 'Journal');
   await expect(page.getByLabel('Journal line count')).toHaveText('1019 lines');
   await expect(page.getByLabel('Revision', { exact: true })).toHaveText(/:root$/);
 });
@@ -109,6 +116,7 @@ test('export then import in a fresh browser gives back the same file', async ({ 
   await branchFromItem(page, 'export me');
   await confirmReservation(page, '/seeds reserve marigold-french 1');
   const download = page.waitForEvent('download');
+  await openTool(page, 'Sessions');
   await page.getByRole('button', { name: 'Export session' }).click();
   const file = await (await download).path();
   const exported = readFileSync(file, 'utf8');
@@ -116,10 +124,13 @@ test('export then import in a fresh browser gives back the same file', async ({ 
   const other = await browser.newContext();
   const fresh = await other.newPage();
   await openPlayground(fresh);
+  await openTool(fresh, 'Sessions');
   await fresh.getByLabel('Import session').setInputFiles(file);
+  await openTool(fresh, 'Sessions');
   await expect(fresh.getByRole('region', { name: 'Import report' })).toContainText('Imported 3 entries');
   await expectDesk(fresh, 'marigold-french', 2, 1);
   const again = fresh.waitForEvent('download');
+  await openTool(fresh, 'Sessions');
   await fresh.getByRole('button', { name: 'Export session' }).click();
   expect(readFileSync(await (await again).path(), 'utf8')).toBe(exported);
   await other.close();
@@ -127,8 +138,11 @@ test('export then import in a fresh browser gives back the same file', async ({ 
 
 test('a file that is not a session is refused with its line number, and nothing is imported', async ({ page }) => {
   await openPlayground(page);
+  await openTool(page, 'Sessions');
   await page.getByLabel('Import session').setInputFiles({ name: 'notes.jsonl', mimeType: 'text/plain', buffer: Buffer.from('{"hello":"world"}\n') });
+  await openTool(page, 'Sessions');
   await expect(page.getByRole('region', { name: 'Import report' })).toContainText('Nothing was imported. Line 1');
+  await openTool(page, 'Sessions');
   await expect(page.getByRole('list', { name: 'Session list' }).getByRole('listitem')).toHaveCount(1);
 });
 

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { confirmReservation, dialog, expectDesk, journalLineCount, openPlayground, output, run } from './support';
+import { confirmReservation, dialog, expectDesk, journalLineCount, openPlayground, output, run, openTool } from './support';
 
 const stopped = (page: Page) => page.getByRole('alert').filter({ hasText: 'Writes are stopped' });
 
@@ -81,6 +81,7 @@ test('another tab deleting the database: this tab keeps its view, refuses writes
   await expectDesk(page, 'bean-scarlet', 4, 1);
   await page.getByRole('button', { name: 'Reopen session' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'no longer in the database' }).first()).toBeVisible();
+  await openTool(page, 'Sessions');
   await page.getByRole('button', { name: 'New session', exact: true }).click();
   await expectDesk(page, 'bean-scarlet', 5, 0);
   await confirmReservation(page, '/seeds reserve bean-scarlet 1');

@@ -1,5 +1,5 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { callTool, confirmReservation, grantAgent, latestRevision, openPlayground, output, run, toolText, tree } from './support';
+import { callTool, confirmReservation, grantAgent, latestRevision, openPlayground, output, run, toolText, tree, openTool } from './support';
 
 /**
  * A hostile journal and the page's defences: everything from a file is text, never markup; the
@@ -62,7 +62,9 @@ function hostileJournal(): { jsonl: string; entries: number } {
 }
 
 async function importJsonl(page: Page, jsonl: string, entries: number, timeout = 10_000): Promise<void> {
+  await openTool(page, 'Sessions');
   await page.getByLabel('Import session').setInputFiles({ name: 'hostile.jsonl', mimeType: 'text/plain', buffer: Buffer.from(jsonl, 'utf8') });
+  await openTool(page, 'Sessions');
   await expect(page.getByRole('region', { name: 'Import report' })).toContainText(`Imported ${entries} entries`, { timeout });
 }
 
@@ -165,6 +167,7 @@ test('a hostile journal imports and shows every string as literal text: no dialo
   await expect(branch).toContainText(HUGE.slice(0, 200));
 
   // The header's title is text in the session list.
+  await openTool(page, 'Sessions');
   await expect(page.getByRole('list', { name: 'Session list' })).toContainText(TITLE);
   await expectNoInjectedMarkup(page);
 
@@ -192,11 +195,13 @@ test('a hostile journal imports and shows every string as literal text: no dialo
   await expectNoInjectedMarkup(page);
 
   // The journal panel, filtered for "<script>", shows the JSONL line with the tag as text.
+  await openTool(page, 'Journal');
   await page.getByRole('textbox', { name: 'Filter journal' }).fill('<script>');
   const lines = page.getByRole('list', { name: 'Journal lines' }).getByRole('listitem');
   await expect(lines.filter({ hasText: `"text":"${SCRIPT}"` })).toHaveCount(1);
   await expect(lines.filter({ hasText: `"customType":"${CUSTOM_TYPE}"` })).toHaveCount(1);
   await expect(lines.first()).toContainText('<script>');
+  await openTool(page, 'Journal');
   await page.getByRole('textbox', { name: 'Filter journal' }).fill('onmouseover');
   await expect(lines.filter({ hasText: `"label":"${LABEL}"` })).toHaveCount(1);
 
@@ -299,6 +304,7 @@ test('no request leaves the origin: load, query, reserve, tool calls, import and
   await shortSession(page);
   await importHostile(page);
   const download = page.waitForEvent('download');
+  await openTool(page, 'Sessions');
   await page.getByRole('button', { name: 'Export session' }).click();
   expect((await download).suggestedFilename()).toMatch(/\.jsonl$/);
   // The service worker's precache runs in the background: let it finish so its requests count too.

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { confirmReservation, dialog, expectDesk, journalLineCount, openPlayground, output, run } from './support';
+import { confirmReservation, dialog, expectDesk, journalLineCount, openPlayground, output, run, openTool } from './support';
 
 test.beforeEach(async ({ page }) => {
   await openPlayground(page);
@@ -95,7 +95,9 @@ test('a reload keeps the reservations and the revision', async ({ page }) => {
 test('the status line and the event log follow each change', async ({ page }) => {
   await confirmReservation(page, '/seeds reserve bean-scarlet 2');
   await expect(page.getByRole('status', { name: 'Status line' })).toContainText('holding 2 bean-scarlet');
+  await openTool(page, 'Events');
   await expect(page.getByRole('list', { name: 'Event log' })).toContainText('workbook:seed-desk:changed');
+  await openTool(page, 'Events');
   await expect(page.getByRole('list', { name: 'Event log' })).toContainText('"bean-scarlet":2');
 });
 
@@ -125,6 +127,7 @@ test('the journal filter keeps only the seed desk lines', async ({ page }) => {
   await confirmReservation(page, '/seeds reserve basil-genovese 2');
   await run(page, 'a message between the reservations');
   await confirmReservation(page, '/seeds reserve bean-scarlet 1');
+  await openTool(page, 'Journal');
   await page.getByRole('textbox', { name: 'Filter journal' }).fill('"customType":"seed-desk-state-v1"');
   const lines = page.getByRole('list', { name: 'Journal lines' }).getByRole('listitem');
   await expect(lines).toHaveCount(2);

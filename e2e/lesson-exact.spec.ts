@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { branchFromItem, callTool, confirmDialog, dialog, expectDesk, openPlayground, output, run, toolDetails, toolText } from './support';
+import { branchFromItem, callTool, confirmDialog, dialog, expectDesk, openPlayground, output, run, toolDetails, toolText, openTool } from './support';
 
 /**
  * Issue 11, "The lesson, exactly": each lesson behaviour a learner can observe, done as a learner
@@ -31,6 +31,7 @@ async function prepareLesson(page: Page, lesson: number, through: number): Promi
 
 /** Seed desk entries in the journal, read from the Journal panel with its seed desk filter. */
 async function seedDeskLines(page: Page): Promise<number> {
+  await openTool(page, 'Journal');
   await page.getByRole('button', { name: 'Only seed desk entries' }).click();
   const journal = page.getByRole('region', { name: 'Journal', exact: true });
   await expect(journal).toHaveAttribute('aria-busy', 'false');
@@ -40,8 +41,11 @@ async function seedDeskLines(page: Page): Promise<number> {
 }
 
 async function useLatestRevisionAndCall(page: Page, args: Record<string, unknown>): Promise<void> {
+  await openTool(page, 'Tool call');
   await page.getByRole('textbox', { name: 'Tool arguments' }).fill(JSON.stringify(args));
+  await openTool(page, 'Tool call');
   await page.getByRole('button', { name: 'Use latest revision' }).click();
+  await openTool(page, 'Tool call');
   await page.getByRole('button', { name: 'Call seed_desk' }).click();
 }
 
@@ -269,6 +273,7 @@ test('persistence gate and presentation limits: each note has a step that shows 
 
   // Approval gates stop tool calls, not other extension code.
   await page.getByRole('button', { name: 'Next step' }).click();
+  await openTool(page, 'Tool call');
   await page.getByRole('combobox', { name: 'Host approval for seed_desk' }).selectOption('deny');
   await callTool(page, { op: 'query' });
   await expect(toolText(page)).toContainText('blocked by user policy');

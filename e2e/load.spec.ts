@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { confirmReservation, expectDesk, openPlayground, run, tree } from './support';
+import { confirmReservation, expectDesk, openPlayground, run, tree, openTool } from './support';
 
 const ROUNDS = 100;
 
@@ -38,6 +38,7 @@ test('two pages × 100 interleaved commits on one session: each appended once, a
 
   // Every commit landed exactly once: 200 seed desk entries, and the file imports as a valid tree.
   const download = first.waitForEvent('download');
+  await openTool(first, 'Sessions');
   await first.getByRole('button', { name: 'Export session' }).click();
   const path = await (await download).path();
   const lines = readFileSync(path, 'utf8').split('\n').filter((line) => line.length > 0);
@@ -48,6 +49,7 @@ test('two pages × 100 interleaved commits on one session: each appended once, a
   const other = await browser.newContext();
   const fresh = await other.newPage();
   await openPlayground(fresh);
+  await openTool(fresh, 'Sessions');
   await fresh.getByLabel('Import session').setInputFiles(path);
   const report = fresh.getByRole('region', { name: 'Import report' });
   await expect(report).toContainText(`Imported ${lines.length - 1} entries`);

@@ -1,9 +1,10 @@
 import { expect, test, type Page } from '@playwright/test';
-import { grantAgent, openPlayground } from './support';
+import { grantAgent, openPlayground, openTool } from './support';
 
 const result = (page: Page) => page.getByRole('region', { name: 'Refusal demo result' });
 
 async function tryIt(page: Page, code: string): Promise<void> {
+  await openTool(page, 'Refusals');
   await page.getByRole('button', { name: `Try it: ${code}` }).click();
   await expect(result(page)).toContainText(`${code}: refused as expected.`);
   // A refusal appends no seed desk entry: the counts before and after are equal.
@@ -28,6 +29,7 @@ test('with the agent on, stale-revision and invalid-quantity come through the to
   await expect(result(page)).toContainText('seed_desk {"op":"act"');
   await tryIt(page, 'invalid-quantity');
   await expect(result(page).getByRole('listitem')).toHaveCount(4);
+  await openTool(page, 'Refusals');
   await page.getByRole('button', { name: 'Try it: agent-disabled' }).click();
   await expect(result(page)).toContainText('The agent is on in this branch');
 });

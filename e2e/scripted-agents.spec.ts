@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { confirmDialog, expectDesk, grantAgent, openPlayground } from './support';
+import { confirmDialog, expectDesk, grantAgent, openPlayground, openTool } from './support';
 
 const transcript = (page: Page) => page.getByRole('list', { name: 'Agent transcript' });
 
@@ -9,10 +9,13 @@ test.beforeEach(async ({ page }) => {
 });
 
 test('the careful agent queries, acts with the returned revision, and ends with one bean reserved', async ({ page }) => {
+  await openTool(page, 'Agents');
   await page.getByRole('button', { name: 'Step', exact: true }).click();
   await expect(transcript(page).getByRole('listitem')).toHaveCount(1);
   await expect(transcript(page)).toContainText('seed_desk {"op":"query"}');
+  await openTool(page, 'Agents');
   await page.getByRole('button', { name: 'Run to end' }).click();
+  await openTool(page, 'Agents');
   await expect(page.getByRole('note', { name: 'Agent summary' })).toBeVisible();
   await expect(transcript(page).getByRole('listitem')).toHaveCount(2);
   await expect(transcript(page)).toContainText('Reserved 1 bean-scarlet.');
@@ -23,13 +26,16 @@ test('the careful agent queries, acts with the returned revision, and ends with 
 
 test('the careless agent retries blindly with an old revision and its refusals are shown', async ({ page }) => {
   await page.getByRole('combobox', { name: 'Scripted agent' }).selectOption('careless');
+  await openTool(page, 'Agents');
   await page.getByRole('button', { name: 'Run to end' }).click();
+  await openTool(page, 'Agents');
   await expect(page.getByRole('note', { name: 'Agent summary' })).toBeVisible();
   await expect(transcript(page).getByText('Refused (stale-revision)')).toHaveCount(2);
   await expectDesk(page, 'bean-scarlet', 4, 1);
 });
 
 test('the careful agent meets a stale revision when the human changes the desk between its steps, and queries again', async ({ page }) => {
+  await openTool(page, 'Agents');
   await page.getByRole('button', { name: 'Step', exact: true }).click();
   await expect(transcript(page).getByRole('listitem')).toHaveCount(1);
   // The human reserves basil after the agent's query: the agent's revision is now old.
@@ -37,7 +43,9 @@ test('the careful agent meets a stale revision when the human changes the desk b
   await command.fill('/seeds reserve basil-genovese 1');
   await command.press('Enter');
   await confirmDialog(page);
+  await openTool(page, 'Agents');
   await page.getByRole('button', { name: 'Run to end' }).click();
+  await openTool(page, 'Agents');
   await expect(page.getByRole('note', { name: 'Agent summary' })).toBeVisible();
   await expect(transcript(page)).toContainText('Refused (stale-revision)');
   await expect(transcript(page).getByText('seed_desk {"op":"query"}')).toHaveCount(2);

@@ -22,6 +22,7 @@ export function dialog(page: Page) {
 
 /** The journal panel's line count, read once the panel has caught up with the desk (aria-busy false). */
 export async function journalLineCount(page: Page): Promise<number> {
+  await openTool(page, 'Journal');
   await expect(page.getByRole('region', { name: 'Journal', exact: true })).toHaveAttribute('aria-busy', 'false');
   const text = await page.getByLabel('Journal line count').textContent();
   const match = /(\d+) lines/.exec(text ?? '');
@@ -66,6 +67,7 @@ export async function grantAgent(page: Page): Promise<void> {
 
 /** Types arguments into the tool panel and calls seed_desk, as the learner playing the model does. */
 export async function callTool(page: Page, args: Record<string, unknown> | string): Promise<void> {
+  await openTool(page, 'Tool call');
   await page.getByRole('textbox', { name: 'Tool arguments' }).fill(typeof args === 'string' ? args : JSON.stringify(args));
   await page.getByRole('button', { name: 'Call seed_desk' }).click();
 }

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { confirmDialog, openPlayground, run } from './support';
+import { confirmDialog, openPlayground, run, openTool } from './support';
 
 const checkpoint = (page: Page) => page.getByRole('status', { name: 'Checkpoint' });
 
@@ -81,7 +81,9 @@ test('a scenario shared as a link opens the same journal in a fresh browser', as
   await run(page, '/seeds reserve bean-scarlet 2');
   await confirmDialog(page);
   const revision = await page.getByLabel('Revision', { exact: true }).textContent();
+  await openTool(page, 'Sessions');
   await page.getByRole('button', { name: 'Share this scenario as a link' }).click();
+  await openTool(page, 'Sessions');
   const link = await page.getByRole('textbox', { name: 'Share link' }).inputValue();
   expect(link).toContain('#/share/');
 
@@ -98,14 +100,18 @@ test('opening your own share link again switches back to the session this browse
   await run(page, '/seeds reserve bean-scarlet 2');
   await confirmDialog(page);
   const revision = await page.getByLabel('Revision', { exact: true }).textContent();
+  await openTool(page, 'Sessions');
   await page.getByRole('button', { name: 'Share this scenario as a link' }).click();
+  await openTool(page, 'Sessions');
   const link = await page.getByRole('textbox', { name: 'Share link' }).inputValue();
 
+  await openTool(page, 'Sessions');
   await page.getByRole('button', { name: 'New session', exact: true }).click();
   await expect(page.getByLabel('Revision', { exact: true })).not.toHaveText(revision ?? '');
   await page.goto(link);
   await expect(page.getByLabel('Revision', { exact: true })).toHaveText(revision ?? '');
   await expect(page.getByRole('alert').filter({ hasText: 'could not be opened' })).toHaveCount(0);
+  await openTool(page, 'Sessions');
   await expect(page.getByRole('list', { name: 'Session list' }).getByRole('listitem')).toHaveCount(2);
 });
 
