@@ -30,7 +30,7 @@ async function serve(command: string, url: string): Promise<ChildProcess> {
 /** Builds the app (and the storage bench page), serves both, and hands a browser to `work`. */
 export async function withBrowser<T>(work: (browser: Browser) => Promise<T>, { storePage = false } = {}): Promise<T> {
   const found = ensureChromium();
-  await sh(`npx vite build --bypass-lock --logLevel warn${storePage ? ' && npx vite build --bypass-lock --config bench/vite.bench.config.ts' : ''}`);
+  await sh(`npx vite build --bypass-lock${process.env.BENCH_MINIFY === "0" ? " --minify false" : ""} --logLevel warn${storePage ? ' && npx vite build --bypass-lock --config bench/vite.bench.config.ts' : ''}`);
   const servers = [await serve('npx vite preview --bypass-lock --host 127.0.0.1 --port 4173 --strictPort', APP_URL)];
   if (storePage) servers.push(await serve('npx vite preview --bypass-lock --config bench/vite.bench.config.ts', STORE_BENCH_URL));
   const browser = await chromium.launch({ executablePath: found.path, args: CHROMIUM_ARGS });

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { openPlayground } from './support';
+import { openPlayground, openTool } from './support';
 
 /**
  * The take-home extension: downloaded from the Sessions panel of the built page, it must be one
@@ -13,6 +13,7 @@ import { openPlayground } from './support';
  */
 test('the Sessions panel offers seed-desk.js, an ES module whose default export registers /seeds and seed_desk', async ({ page }) => {
   await openPlayground(page);
+  await openTool(page, 'Sessions');
   const sessions = page.getByRole('region', { name: 'Sessions', exact: true });
   const takeHome = sessions.getByRole('region', { name: 'Take it home: the Seed Desk extension for OMP' });
   await expect(takeHome.getByRole('figure', { name: /^Install it in OMP/ })).toContainText('cp ~/Downloads/seed-desk.js ~/.omp/agent/extensions/');

@@ -41,10 +41,11 @@ test('the database closed in the middle of a commit: nothing half-written, write
 test('another tab opening a newer schema version: this tab lets go, says so, and refuses writes', async ({ page }) => {
   await openPlayground(page);
   await confirmReservation(page, '/seeds reserve marigold-french 1');
+  // One above the page's own schema version (web/src/worker/storeSchema.ts: DB_VERSION = 2).
   const upgraded = await page.evaluate(
     () =>
       new Promise<string>((resolve) => {
-        const request = indexedDB.open('seed-desk-playground', 2);
+        const request = indexedDB.open('seed-desk-playground', 3);
         request.onupgradeneeded = () => request.result.createObjectStore('from-a-newer-version');
         request.onsuccess = () => {
           request.result.close();

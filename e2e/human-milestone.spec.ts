@@ -34,6 +34,8 @@ test('the exercise: cancelling a release of 1 leaves basil at 2 reserved', async
 });
 
 test('the race: a change while the dialog waits makes the confirmation stale, and bean stays at 0', async ({ page }) => {
+  // The dialog is modal: the journal's tab is opened before it, to be read while it waits.
+  await openTool(page, 'Journal');
   await run(page, '/seeds reserve bean-scarlet 1');
   await expect(dialog(page)).toBeVisible();
   await expect(page.getByRole('group', { name: 'Confirmation machine' })).toContainText('Confirmation state: open');

@@ -66,15 +66,16 @@ test('the theme switch pins dark or light over the system preference', async ({ 
   await expect(page.locator('html')).not.toHaveAttribute('data-theme', /./);
 });
 
-test('below 800 px one pane at a time, with a toggle', async ({ page }) => {
+test('below 800 px one region at a time, switched from the bar', async ({ page }) => {
   await page.setViewportSize({ width: 600, height: 900 });
   await page.goto('/');
   await expect(page.getByRole('heading', { name: /^Step 1:/ })).toBeVisible();
   await expect(page.getByRole('complementary', { name: 'Lesson' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Seed desk' })).toBeHidden();
-  await page.getByRole('button', { name: 'Show the playground' }).click();
+  const bar = page.getByRole('navigation', { name: 'Workspace regions' });
+  await bar.getByRole('button', { name: 'Desk' }).click();
   await expect(page.getByRole('table', { name: 'Seed desk' })).toBeVisible();
   await expect(page.getByRole('complementary', { name: 'Lesson' })).toBeHidden();
-  await page.getByRole('button', { name: 'Show the lesson' }).click();
+  await bar.getByRole('button', { name: 'Lesson' }).click();
   await expect(page.getByRole('complementary', { name: 'Lesson' })).toBeVisible();
 });

@@ -25,6 +25,7 @@ test('the careful agent queries, acts with the returned revision, and ends with 
 });
 
 test('the careless agent retries blindly with an old revision and its refusals are shown', async ({ page }) => {
+  await openTool(page, 'Agents');
   await page.getByRole('combobox', { name: 'Scripted agent' }).selectOption('careless');
   await openTool(page, 'Agents');
   await page.getByRole('button', { name: 'Run to end' }).click();

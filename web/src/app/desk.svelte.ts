@@ -1,4 +1,3 @@
-import { leafReturnNotice } from '../protocol/leafNotice';
 import { LeafBehindSchema, type HostView, type LeafBehind } from '../protocol/messages';
 import type { Connection } from './connection.svelte';
 import type { FactLog } from './facts.svelte';
@@ -30,9 +29,10 @@ export class Desk {
 
   private sayWhyTheLeafMoved(view: HostView): void {
     const before = this.memoBefore;
-    if (before && before.sessionId === view.sessionId && before.behind && before.leafId !== view.leafId) {
-      this.reloadNotice = leafReturnNotice('reload', before.behind, before.leafId, view.leafId);
-    }
+    const behind = before?.behind;
+    if (!before || !behind || before.sessionId !== view.sessionId || before.leafId === view.leafId) return;
+    // Rare (a reload after a move that appended nothing): its wording loads only then.
+    void import('../protocol/leafNotice').then(({ leafReturnNotice }) => (this.reloadNotice = leafReturnNotice('reload', behind, before.leafId, view.leafId)));
   }
 }
 

@@ -1,8 +1,7 @@
 import { checkStep } from '../lessons/checkpoints';
 import type { CheckResult, Observed } from '../lessons/facts';
 import { LESSONS } from '../lessons/lessons';
-import type { Lesson, LessonStep } from '../lessons/schema';
-import { perform } from './actions';
+import type { Lesson, LessonAction, LessonStep } from '../lessons/schema';
 import type { Playground } from './playground.svelte';
 
 /** Persisted name. CHANGING IT LOSES EVERY LEARNER'S PROGRESS. */
@@ -149,11 +148,13 @@ export class Tutorial {
     this.readyFor = { lesson: this.position.lesson, step: 0 };
   }
 
-  private async run(actions: readonly Parameters<typeof perform>[1][]): Promise<void> {
+  private async run(actions: readonly LessonAction[]): Promise<void> {
     if (this.running) return;
     this.running = true;
     this.runError = null;
     try {
+      // The runner loads on first use: "Do it for me" is not on the first screen's budget.
+      const { perform } = await import('./actions');
       for (const action of actions) await perform(this.playground, action);
     } catch (error) {
       this.runError = `Could not finish: ${error instanceof Error ? error.message : String(error)}`;
