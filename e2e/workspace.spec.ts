@@ -73,6 +73,8 @@ for (const size of SIZES) {
         // A long conversation scrolls inside its own box; the window still does not.
         for (let index = 0; index < 12; index++) await run(page, `message ${index}`);
         await expect(output(page)).toContainText('message 11');
+        // The output box follows its newest line, as a terminal does.
+        await expect(output(page).getByRole('listitem').last()).toBeInViewport();
         await expectNoDocumentScroll(page);
         await expectInViewport(page, page.getByRole('textbox', { name: 'Command' }), 'Command textbox after a long conversation');
       });
@@ -199,6 +201,9 @@ test('a lesson step opens the tab it needs and outlines what it talks about', as
   await expect(page.getByRole('heading', { name: /^Step 3: Ask the tool what it offers/ })).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Tool call' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('button', { name: 'Call seed_desk' })).toHaveCSS('outline-style', 'solid');
+  // The answer lands under the button, below the panel's fold: the panel brings it into view.
+  await page.getByRole('button', { name: 'Call seed_desk' }).click();
+  await expect(page.getByRole('region', { name: 'Rendered result' })).toBeInViewport();
   await page.getByRole('tab', { name: 'Journal' }).click();
   await expect(filter).toHaveCSS('outline-style', 'none');
 

@@ -1,3 +1,4 @@
+import { reveal } from './reveal';
 import { CONTROLS, isControl, type StepSpot } from './stepTargets';
 
 /**
@@ -31,19 +32,6 @@ export function findSpot(root: ParentNode, spot: StepSpot): HTMLElement[] {
     if (match) found.push(match);
   }
   return found;
-}
-
-/** Scrolls the nearest scrolling box (never the document) just enough to show the element. */
-function reveal(element: HTMLElement, smooth: boolean): void {
-  const scroller = element.parentElement?.closest<HTMLElement>('[data-scroller]');
-  if (!scroller) return;
-  const box = element.getBoundingClientRect();
-  const view = scroller.getBoundingClientRect();
-  const margin = 8;
-  let delta = 0;
-  if (box.top < view.top) delta = box.top - view.top - margin;
-  else if (box.bottom > view.bottom) delta = Math.min(box.bottom - view.bottom + margin, box.top - view.top - margin);
-  if (delta !== 0) scroller.scrollBy({ top: delta, behavior: smooth ? 'smooth' : 'auto' });
 }
 
 /**
