@@ -526,7 +526,8 @@ describe('flattenTree at size', () => {
     expect(rows.every((r) => r.indent === 0 && r.setSize === 100_000)).toBe(true);
     expect(rows.at(-1)?.isLeaf).toBe(true);
     expect(took).toBeLessThan(3000);
-  });
+    // Building the 100k-entry journal first takes seconds of its own on a loaded machine: only the layout is timed.
+  }, 30_000);
 
   it('lays out 10k bushy entries in well under 200 ms', () => {
     const j = journalOf(bushy(10_000));
