@@ -10,7 +10,8 @@ process.env.E2E_DIST = E2E_DIST;
 export default defineConfig({
   testDir: './e2e',
   outputDir: ALONE ? 'test-results' : `test-results-${PORT}`,
-  timeout: 30_000,
+  // The workspace loads each Tools tab on first open; under two workers on two cores a long fault test needs more than 30 s.
+  timeout: 60_000,
   expect: { timeout: 5_000 },
   workers: 2,
   fullyParallel: false,

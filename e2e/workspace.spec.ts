@@ -77,6 +77,9 @@ for (const size of SIZES) {
         await expect(output(page).getByRole('listitem').last()).toBeInViewport();
         await expectNoDocumentScroll(page);
         await expectInViewport(page, page.getByRole('textbox', { name: 'Command' }), 'Command textbox after a long conversation');
+        // What the desk's box scrolls away stays usable (a squeezed row once gave the controls no height).
+        await page.getByRole('checkbox', { name: 'Interactive UI' }).uncheck();
+        await expect(page.getByRole('checkbox', { name: 'Interactive UI' })).not.toBeChecked();
       });
 
       test(`axe finds no violations in the workspace (${theme} theme)`, async ({ page }) => {
