@@ -1,10 +1,17 @@
 /** Shared set-up for the browser benchmarks: build, serve, launch Chromium, stop everything. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright';
 import { ensureChromium } from '../scripts/find-chromium.mjs';
 
-export const APP_URL = 'http://127.0.0.1:4173/';
-export const STORE_BENCH_URL = 'http://127.0.0.1:4174/';
+// BENCH_PORT lets two benchmark runs share one machine: each gets its own ports and build folders.
+const PORT = Number(process.env['BENCH_PORT'] ?? 4173);
+const ALONE = PORT === 4173;
+// Absolute: each Vite config resolves a relative outDir against its own root.
+const APP_DIST = fileURLToPath(new URL(ALONE ? '../dist' : `../dist-bench-${PORT}`, import.meta.url));
+const STORE_DIST = fileURLToPath(new URL(ALONE ? '../bench-dist' : `../bench-dist-${PORT}`, import.meta.url));
+export const APP_URL = `http://127.0.0.1:${PORT}/`;
+export const STORE_BENCH_URL = `http://127.0.0.1:${PORT + 1}/`;
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 function sh(command: string): Promise<void> {
@@ -30,9 +37,10 @@ async function serve(command: string, url: string): Promise<ChildProcess> {
 /** Builds the app (and the storage bench page), serves both, and hands a browser to `work`. */
 export async function withBrowser<T>(work: (browser: Browser) => Promise<T>, { storePage = false } = {}): Promise<T> {
   const found = ensureChromium();
-  await sh(`npx vite build --bypass-lock${process.env.BENCH_MINIFY === "0" ? " --minify false" : ""} --logLevel warn${storePage ? ' && npx vite build --bypass-lock --config bench/vite.bench.config.ts' : ''}`);
-  const servers = [await serve('npx vite preview --bypass-lock --host 127.0.0.1 --port 4173 --strictPort', APP_URL)];
-  if (storePage) servers.push(await serve('npx vite preview --bypass-lock --config bench/vite.bench.config.ts', STORE_BENCH_URL));
+  const minify = process.env['BENCH_MINIFY'] === '0' ? ' --minify false' : '';
+  await sh(`npx vite build --bypass-lock${minify} --logLevel warn --outDir ${APP_DIST}${storePage ? ` && npx vite build --bypass-lock --config bench/vite.bench.config.ts --outDir ${STORE_DIST}` : ''}`);
+  const servers = [await serve(`npx vite preview --bypass-lock --host 127.0.0.1 --port ${PORT} --strictPort --outDir ${APP_DIST}`, APP_URL)];
+  if (storePage) servers.push(await serve(`npx vite preview --bypass-lock --config bench/vite.bench.config.ts --port ${PORT + 1} --outDir ${STORE_DIST}`, STORE_BENCH_URL));
   const browser = await chromium.launch({ executablePath: found.path, args: CHROMIUM_ARGS });
   try {
     return await work(browser);

@@ -9,6 +9,7 @@ import { MAIN_BUDGET, measureBudgets, WORKER_BUDGET } from './budget.mjs';
 const parts = [
   { name: 'domain (Node)', file: 'domain', args: ['tsx', 'bench/domain.bench.ts'] },
   { name: 'storage and page (Chromium)', file: 'browser', args: ['tsx', 'bench/browser.bench.ts'] },
+  { name: 'reopen, page load → desk shown (Chromium)', file: 'reopen', args: ['tsx', 'bench/reopen.bench.ts'] },
   { name: 'session tree, import, reopen (Chromium)', file: 'tree', args: ['tsx', 'bench/tree.bench.ts'] },
   { name: 'import against the real host (Chromium, Bun)', file: 'import', args: ['tsx', 'bench/import.bench.ts'] },
   { name: 'one message per action (Chromium)', file: 'protocol', args: ['tsx', 'bench/protocol.bench.ts'] },

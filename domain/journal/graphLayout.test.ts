@@ -85,7 +85,6 @@ function checkGeometry(rows: readonly GraphRow[], where = ''): void {
   const forksOf = new Map<number, number[]>();
   const downOf = new Set<number>();
   rows.forEach((r, index) => {
-    check(r.posInSet === index + 1 && r.setSize === rows.length && r.level === 1, `${where}${r.id}: ARIA values`);
     check(r.lane >= 0 && r.lane <= MAX_LANES, `${where}${r.id}: lane ${r.lane} out of range`);
     if (r.parentRow === null) {
       check(r.parentId === null && r.edge === 'none' && !r.up && r.parentLane === null, `${where}${r.id}: a root has no edge`);

@@ -91,13 +91,9 @@ export interface GraphRow {
   readonly label: string | null;
   /** Only on seed desk rows. */
   readonly desk: GraphDesk | null;
-  /**
-   * ARIA: a flat tree in time order (level 1, position = row + 1). A branch child often comes rows
-   * after entries of other branches, so levels in append order would name the wrong parents.
-   */
-  readonly level: number;
-  readonly posInSet: number;
-  readonly setSize: number;
+  // No ARIA level or position here: the graph is a flat tree in time order (level 1, position =
+  // row + 1, set size = row count), which the view derives. Carried on every row, the set size
+  // would change every row at each append, and an append could no longer resend only its rows.
 }
 
 export interface GraphOptions {
@@ -295,9 +291,6 @@ export function graphLayout(journal: SessionJournal, leafId: EntryId | null = jo
       isLeaf,
       label: journal.labelOf(entry.id) ?? null,
       desk: kind === 'seed-desk' ? deskOf(journal, entry) : null,
-      level: 1,
-      posInSet: row + 1,
-      setSize: 0,
     });
   }
 
@@ -393,6 +386,5 @@ export function graphLayout(journal: SessionJournal, leafId: EntryId | null = jo
     // The chain ends here: its lane is free for rows below. Lane 0 stays the active path's.
     if (continuation < 0 && lane < MAX_LANES && !(hasActive && lane === 0)) pool.give(lane);
   }
-  for (const row of rows) row.setSize = total;
   return rows;
 }

@@ -1,10 +1,11 @@
-import { createActor, fromPromise, type SnapshotFrom } from 'xstate';
+import { fromPromise, type SnapshotFrom } from 'xstate';
 import { parseSeedsArgs, splitSlashCommand } from '$domain/command/parse';
 import { confirmationMachine } from '../machines/confirmation';
 import type { CommitOutcomeView, DeskChange, LineOutcome } from '../protocol/messages';
 import type { Connection } from './connection.svelte';
 import type { Desk } from './desk.svelte';
 import type { FactLog } from './facts.svelte';
+import { runActor } from './runActor';
 
 /** The race's "another action": a seed the race is not about, so the race leaves basil and bean alone. */
 export const MEANWHILE_ITEM = 'marigold-french';
@@ -42,40 +43,56 @@ export class CommandLine {
     private readonly desk: Desk,
     private readonly facts: FactLog,
   ) {
-    this.confirmation = createActor(
+    this.confirmation = runActor(
       confirmationMachine.provide({
         actors: {
           prepare: fromPromise(({ input }) => this.connection.call({ type: 'line', text: input.line })),
           commit: fromPromise(({ input }) => this.connection.call({ type: 'commit', change: input.change, expectedRevision: input.expectedRevision })),
         },
       }),
+      (snapshot, previous) => {
+        this.dialog = snapshot;
+        if (previous.value !== snapshot.value) this.reportDialog(snapshot);
+      },
     );
-    this.dialog = this.confirmation.getSnapshot();
-    this.confirmation.subscribe((snapshot) => {
-      const before = this.dialog?.value;
-      this.dialog = snapshot;
-      if (before !== snapshot.value) this.reportDialog(snapshot);
-    });
-    this.confirmation.start();
   }
 
   /** Runs what the learner typed. */
   async runLine(line: string): Promise<void> {
     const text = line.trim();
     if (text.length === 0) return;
-    this.print('input', text);
     const before = this.desk.seedDeskEntryCount;
-    if (isHumanMutation(text)) {
-      this.dialogBefore = before;
-      if (this.dialogIsBusy()) {
-        this.print('usage', 'A confirmation is already open: confirm or cancel it first.');
-        return;
-      }
-      this.confirmation.send({ type: 'REQUEST', line: text });
+    if (!isHumanMutation(text)) return this.answerLine(text, before);
+    this.print('input', text);
+    this.dialogBefore = before;
+    if (this.dialogIsBusy()) {
+      this.print('usage', 'A confirmation is already open: confirm or cancel it first.');
       return;
     }
-    const result = await this.connection.call({ type: 'line', text });
-    if (result.kind === 'confirm') return; // unreachable: mutations are routed above
+    this.confirmation.send({ type: 'REQUEST', line: text });
+  }
+
+  /**
+   * A line that is answered at once. Its echo waits for the answer or for the next frame, whichever
+   * comes first: usually the answer, and then both appear in one update instead of the page drawing
+   * the echo while the answer is already on its way (drawing would hold the answer up).
+   */
+  private async answerLine(text: string, before: number): Promise<void> {
+    let echoed = false;
+    const echo = () => {
+      if (echoed) return;
+      echoed = true;
+      this.print('input', text);
+    };
+    const frame = requestAnimationFrame(echo);
+    let result: LineOutcome;
+    try {
+      result = await this.connection.call({ type: 'line', text });
+    } finally {
+      cancelAnimationFrame(frame);
+      echo();
+    }
+    if (result.kind === 'confirm') return; // unreachable: mutations go through the dialog
     this.print(result.kind, result.text);
     if (result.kind === 'answer') this.facts.note({ kind: 'answer', text: result.text, query: result.query });
     if (result.kind === 'said') this.facts.note({ kind: 'said', text });

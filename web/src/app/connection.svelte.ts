@@ -1,7 +1,7 @@
 import type { Changes, RequestBody, RequestType, ResultOf, TopicUpdate } from '../protocol/messages';
 import { WorkerClient, type ChangeCause } from './workerClient';
 
-export const ROUND_TRIP_MEASURE = 'seed-desk:worker-round-trip';
+export { ROUND_TRIP_MEASURE } from './workerClient';
 
 type UpdateOf<T extends TopicUpdate['topic']> = Extract<TopicUpdate, { topic: T }>;
 type Listeners = { [T in TopicUpdate['topic']]?: (update: UpdateOf<T>) => void };
@@ -40,11 +40,8 @@ export class Connection {
   }
 
   async call<T extends RequestType>(body: Extract<RequestBody, { type: T }>, onProgress?: (phase: string, done: number, total: number) => void): Promise<ResultOf<T>> {
-    const start = performance.now();
     try {
       const result = await this.client.request(body, onProgress);
-      // User Timing: free to record, and lets the benchmark read real round trips from the page.
-      performance.measure(ROUND_TRIP_MEASURE, { start, end: performance.now(), detail: body.type });
       this.error = null;
       return result;
     } catch (error) {

@@ -1,5 +1,6 @@
 import { tick } from 'svelte';
 import type { GraphRowView } from '../protocol/graph';
+import { spliceGraphRows } from '../protocol/graphRows';
 import type { ComparisonView, EntryTarget, TreeFilter } from '../protocol/messages';
 import type { CommandLine } from './commandLine.svelte';
 import type { Connection } from './connection.svelte';
@@ -11,11 +12,11 @@ export const TREE_RENDER_MEASURE = 'seed-desk:tree-render';
 
 /**
  * The session graph the centre region draws, its filter, and the comparison of the current branch
- * with another one. Both are watched topics: the worker sends the graph again only when the
- * session, its size, the leaf or the filter changed, and the comparison likewise.
+ * with another one. Both are watched topics: the worker sends the graph's changed rows only when
+ * the session, its size, the leaf or the filter changed, and the comparison whole when it changed.
  */
 export class SessionTree {
-  rows = $state.raw<GraphRowView[]>([]);
+  rows = $state.raw<readonly GraphRowView[]>([]);
   leafId = $state.raw<string | null>(null);
   filter = $state<TreeFilter>('all');
   comparison = $state.raw<ComparisonView | null>(null);
@@ -34,9 +35,9 @@ export class SessionTree {
   ) {
     connection.onTopic('graph', (update) => {
       this.renderStart = performance.now();
-      this.rows = update.rows;
+      this.rows = spliceGraphRows(this.rows, update);
       this.leafId = update.leafId;
-      void this.measureRender(update.rows.length);
+      void this.measureRender(this.rows.length);
     });
     connection.onTopic('compare', (update) => {
       this.comparison = update.comparison;

@@ -1,9 +1,10 @@
-import { createActor, fromPromise, type SnapshotFrom } from 'xstate';
+import { fromPromise, type SnapshotFrom } from 'xstate';
 import { approvalMachine } from '../machines/approval';
 import type { ApprovalModeView, ApprovalPolicy, ToolCallOutcome } from '../protocol/messages';
 import type { Connection } from './connection.svelte';
 import type { Desk } from './desk.svelte';
 import type { FactLog } from './facts.svelte';
+import { runActor } from './runActor';
 
 /**
  * The seed_desk tool as a model would call it through the host (schema, approval, domain), the
@@ -25,18 +26,16 @@ export class ToolCalls {
     private readonly desk: Desk,
     private readonly facts: FactLog,
   ) {
-    this.approvalActor = createActor(
+    this.approvalActor = runActor(
       approvalMachine.provide({
         actors: { answer: fromPromise(({ input }) => this.connection.call({ type: 'answerApproval', callId: input.callId, approved: input.approved })) },
       }),
+      (snapshot, previous) => {
+        this.approval = snapshot;
+        const settledNow = previous.value !== 'idle' && snapshot.value === 'idle';
+        if (settledNow && snapshot.context.outcome) this.show(snapshot.context.outcome);
+      },
     );
-    this.approval = this.approvalActor.getSnapshot();
-    this.approvalActor.subscribe((snapshot) => {
-      const settledNow = this.approval?.value !== 'idle' && snapshot.value === 'idle';
-      this.approval = snapshot;
-      if (settledNow && snapshot.context.outcome) this.show(snapshot.context.outcome);
-    });
-    this.approvalActor.start();
   }
 
   /** Calls seed_desk through the host. Returns the outcome it showed. */

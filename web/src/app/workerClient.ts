@@ -6,6 +6,13 @@ export type ChangeCause = 'answer' | 'foreign' | 'sessions' | 'lost';
 export class WorkerError extends Error {}
 
 /**
+ * User Timing name of a worker round trip: from the request posted to its answer received and
+ * parsed, before the page applies what changed (drawing is the features' cost, not the trip's).
+ * Free to record, and lets the benchmarks read real round trips from the page.
+ */
+export const ROUND_TRIP_MEASURE = 'seed-desk:worker-round-trip';
+
+/**
  * Typed request/response over postMessage: one message per request. Every answer's changes are
  * handed to `onChanges` before its promise settles, so code after `await request(…)` sees the page's
  * state already updated. Replies are parsed once, here, with the schemas the worker answers by.
@@ -15,7 +22,7 @@ export class WorkerClient {
   onChanges: ((changes: Changes, cause: ChangeCause) => void) | null = null;
   onNotice: ((text: string) => void) | null = null;
   private readonly progress = new Map<number, (phase: string, done: number, total: number) => void>();
-  private readonly pending = new Map<number, { type: RequestType; resolve: (result: unknown) => void; reject: (error: Error) => void }>();
+  private readonly pending = new Map<number, { type: RequestType; start: number; resolve: (result: unknown) => void; reject: (error: Error) => void }>();
 
   constructor(private readonly worker: Worker) {
     worker.addEventListener('message', (event: MessageEvent<unknown>) => this.receive(event.data));
@@ -26,7 +33,7 @@ export class WorkerClient {
     const id = this.nextId++;
     if (onProgress) this.progress.set(id, onProgress);
     return new Promise<ResultOf<T>>((resolve, reject) => {
-      this.pending.set(id, { type: body.type, resolve: resolve as (result: unknown) => void, reject });
+      this.pending.set(id, { type: body.type, start: performance.now(), resolve: resolve as (result: unknown) => void, reject });
       this.worker.postMessage({ id, body });
     });
   }
@@ -60,14 +67,15 @@ export class WorkerClient {
     if (!waiting) return;
     this.pending.delete(message.id);
     this.progress.delete(message.id);
+    const result = message.ok ? ResultSchemas[waiting.type].safeParse(message.result) : null;
+    performance.measure(ROUND_TRIP_MEASURE, { start: waiting.start, end: performance.now(), detail: waiting.type });
     if (message.changes) this.onChanges?.(message.changes, 'answer');
     if (!message.ok) {
       waiting.reject(new WorkerError(message.error));
       return;
     }
-    const result = ResultSchemas[waiting.type].safeParse(message.result);
-    if (!result.success) {
-      waiting.reject(new WorkerError(`The worker's answer to "${waiting.type}" is malformed: ${result.error.issues[0]?.message ?? 'invalid'}`));
+    if (!result?.success) {
+      waiting.reject(new WorkerError(`The worker's answer to "${waiting.type}" is malformed: ${result?.error.issues[0]?.message ?? 'invalid'}`));
       return;
     }
     waiting.resolve(result.data);

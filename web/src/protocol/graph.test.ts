@@ -34,6 +34,6 @@ describe('GraphRowSchema', () => {
 function sample(): GraphRowView {
   return {
     id: 'a', parentId: null, lane: 0, parentLane: null, parentRow: null, edge: 'none', up: false, down: false, forks: [], through: [],
-    kind: 'user', text: 'hello', onActivePath: true, isLeaf: true, label: null, desk: null, level: 1, posInSet: 1, setSize: 1,
+    kind: 'user', text: 'hello', onActivePath: true, isLeaf: true, label: null, desk: null,
   };
 }

@@ -39,8 +39,5 @@ export const GraphRowSchema = z.object({
   isLeaf: z.boolean(),
   label: z.nullable(z.string()),
   desk: z.nullable(GraphDeskSchema),
-  level: z.number(),
-  posInSet: z.number(),
-  setSize: z.number(),
 });
 export type GraphRowView = z.infer<typeof GraphRowSchema>;

@@ -246,7 +246,8 @@ export const TopicUpdateSchema = z.discriminatedUnion('topic', [
   z.object({ topic: z.literal('conversation'), mode: ModeSchema, items: z.array(BranchItemSchema) }),
   z.object({ topic: z.literal('events'), mode: ModeSchema, items: z.array(EventLogItemSchema) }),
   z.object({ topic: z.literal('journal'), mode: ModeSchema, filter: z.string(), lineCount: z.number(), matchCount: z.number(), lines: z.array(z.string()) }),
-  z.object({ topic: z.literal('graph'), filter: TreeFilterSchema, rows: z.array(GraphRowSchema), leafId: z.nullable(z.string()) }),
+  /** The rows from `from` on replace what the page holds from there (0: all of them; see `spliceGraphRows`). */
+  z.object({ topic: z.literal('graph'), filter: TreeFilterSchema, from: z.number(), rows: z.array(GraphRowSchema), leafId: z.nullable(z.string()) }),
   z.object({ topic: z.literal('sessions'), sessions: z.array(SessionSummarySchema) }),
   /** `comparison` null: the compared entry is gone (another session) or was never found (`missing`). */
   z.object({ topic: z.literal('compare'), otherId: z.nullable(z.string()), comparison: z.nullable(ComparisonSchema), missing: z.nullable(z.string()) }),

@@ -176,10 +176,6 @@ export class PlaygroundHost {
     return sessions.exportSession(this.core);
   }
 
-  journalJsonl(): string {
-    return sessions.exportSession(this.core).jsonl;
-  }
-
   importSession(file: Blob, onProgress: (phase: string, done: number, total: number) => void): Promise<ImportReport> {
     return sessions.importSession(this.core, file, onProgress);
   }

@@ -72,13 +72,13 @@ const grant = (host: PlaygroundHost) => confirmLine(host, '/seeds agent on');
 
 /** The exported session file, parsed: header first, then entries in append order. */
 function journalEntries(host: PlaygroundHost): Json[] {
-  const lines = host.journalJsonl().split('\n').filter((line) => line.length > 0);
+  const lines = host.exportSession().jsonl.split('\n').filter((line) => line.length > 0);
   expect(JSON.parse(lines[0]!)).toMatchObject({ type: 'session', id: host.sessionId });
   return lines.slice(1).map((line) => JSON.parse(line) as Json);
 }
 
 /** The grep of the lesson: how many seed desk state records the file holds. */
-const deskLines = (host: PlaygroundHost) => host.journalJsonl().split('\n').filter((line) => line.includes(DESK_LINE)).length;
+const deskLines = (host: PlaygroundHost) => host.exportSession().jsonl.split('\n').filter((line) => line.includes(DESK_LINE)).length;
 
 const messageOf = (entry: Json | undefined): Json => {
   if (!entry || entry['type'] !== 'message') throw new Error(`expected a message entry, got ${JSON.stringify(entry)}`);
@@ -509,11 +509,11 @@ describe('seed_desk through the host: failures before and during the call', () =
   it('invalid JSON text: failed, and nothing at all is appended', async () => {
     const { host, store } = await freshHost();
     await host.runLine('hello');
-    const jsonl = host.journalJsonl();
+    const jsonl = host.exportSession().jsonl;
     const outcome = await host.callTool('{"op": "query"', false);
     expect(outcome.kind).toBe('failed');
     expect(outcome.kind === 'failed' && outcome.text).toMatch(/not valid JSON/);
-    expect(host.journalJsonl()).toBe(jsonl);
+    expect(host.exportSession().jsonl).toBe(jsonl);
     expect(await store.countEntries(host.sessionId)).toBe(1);
     expect(host.view().writeFailure).toBeNull();
   });

