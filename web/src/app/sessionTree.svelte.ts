@@ -1,5 +1,6 @@
 import { tick } from 'svelte';
 import type { GraphRowView } from '../protocol/graph';
+import { rowsFromColumns } from '../protocol/graphColumns';
 import { spliceGraphRows } from '../protocol/graphRows';
 import type { ComparisonView, EntryTarget, TreeFilter } from '../protocol/messages';
 import type { CommandLine } from './commandLine.svelte';
@@ -35,7 +36,7 @@ export class SessionTree {
   ) {
     connection.onTopic('graph', (update) => {
       this.renderStart = performance.now();
-      this.rows = spliceGraphRows(this.rows, update);
+      this.rows = spliceGraphRows(this.rows, { from: update.from, rows: rowsFromColumns(update.rows) });
       this.leafId = update.leafId;
       void this.measureRender(this.rows.length);
     });

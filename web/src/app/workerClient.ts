@@ -1,7 +1,7 @@
 import { ResultSchemas, WorkerMessageSchema, type Changes, type RequestBody, type RequestType, type ResultOf } from '../protocol/messages';
 
-/** Why changes arrived: the answer to this page's request, or a push (another tab, the session list, lost storage). */
-export type ChangeCause = 'answer' | 'foreign' | 'sessions' | 'lost';
+/** Why changes arrived: the answer to this page's request, or a push (another tab, the session list, lost storage, the rest of an answer). */
+export type ChangeCause = 'answer' | 'foreign' | 'sessions' | 'lost' | 'rest';
 
 export class WorkerError extends Error {}
 

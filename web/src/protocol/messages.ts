@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { FIXTURE_IDS } from '$domain/fixture';
 import { REFUSAL_CODES } from '$domain/refusal';
 import { APPROVAL_MODES, APPROVAL_TIERS } from '../worker/approval';
-import { GraphRowSchema } from './graph';
+import { GraphColumnsSchema } from './graphColumns';
 
 /**
  * The worker protocol. Both ends parse what they receive with these schemas (zod/mini keeps the
@@ -246,8 +246,8 @@ export const TopicUpdateSchema = z.discriminatedUnion('topic', [
   z.object({ topic: z.literal('conversation'), mode: ModeSchema, items: z.array(BranchItemSchema) }),
   z.object({ topic: z.literal('events'), mode: ModeSchema, items: z.array(EventLogItemSchema) }),
   z.object({ topic: z.literal('journal'), mode: ModeSchema, filter: z.string(), lineCount: z.number(), matchCount: z.number(), lines: z.array(z.string()) }),
-  /** The rows from `from` on replace what the page holds from there (0: all of them; see `spliceGraphRows`). */
-  z.object({ topic: z.literal('graph'), filter: TreeFilterSchema, from: z.number(), rows: z.array(GraphRowSchema), leafId: z.nullable(z.string()) }),
+  /** The rows from `from` on (as columns) replace what the page holds from there (0: all of them; see `spliceGraphRows`). */
+  z.object({ topic: z.literal('graph'), filter: TreeFilterSchema, from: z.number(), rows: GraphColumnsSchema, leafId: z.nullable(z.string()) }),
   z.object({ topic: z.literal('sessions'), sessions: z.array(SessionSummarySchema) }),
   /** `comparison` null: the compared entry is gone (another session) or was never found (`missing`). */
   z.object({ topic: z.literal('compare'), otherId: z.nullable(z.string()), comparison: z.nullable(ComparisonSchema), missing: z.nullable(z.string()) }),
@@ -324,7 +324,8 @@ export type ResultOf<T extends RequestType> = z.infer<(typeof ResultSchemas)[T]>
 export const WorkerMessageSchema = z.union([
   z.object({ kind: z.literal('response'), id: z.number(), ok: z.literal(true), result: z.unknown(), changes: ChangesSchema }),
   z.object({ kind: z.literal('response'), id: z.number(), ok: z.literal(false), error: z.string(), changes: z.nullable(ChangesSchema) }),
-  z.object({ kind: z.literal('push'), changes: ChangesSchema, reason: z.enum(['foreign', 'sessions', 'lost']) }),
+  /** `rest`: what an answer left for right after it (a session's graph after an import or a switch). */
+  z.object({ kind: z.literal('push'), changes: ChangesSchema, reason: z.enum(['foreign', 'sessions', 'lost', 'rest']) }),
   z.object({ kind: z.literal('progress'), id: z.number(), phase: z.string(), done: z.number(), total: z.number() }),
   /** Something the page should say while the worker cannot answer yet (a blocked open). */
   z.object({ kind: z.literal('notice'), text: z.string() }),

@@ -12,6 +12,7 @@ import type { DeepReadonly } from '../protocol/deepReadonly';
 import { freshDatabases } from './databases.testkit';
 import type { PlaygroundHost } from './host';
 import { spliceGraphRows } from '../protocol/graphRows';
+import { rowsFromColumns } from '../protocol/graphColumns';
 import type { GraphRowView } from '../protocol/graph';
 import { branchItems, graphRows, JournalLines } from './projections';
 import { CONVERSATION_LIMIT, Watches } from './watches';
@@ -94,7 +95,7 @@ describe('Watches: the first answer and an idle one', () => {
     const lines = fileLines(host);
     expect(sent(first, 'journal')).toEqual({ topic: 'journal', mode: 'replace', filter: '', lineCount: lines.length, matchCount: lines.length, lines });
     const graph = sent(first, 'graph');
-    expect(graph.rows.map((row) => row.id)).toEqual(host.currentJournal().entries().map((entry) => entry.id));
+    expect(rowsFromColumns(graph.rows).map((row) => row.id)).toEqual(host.currentJournal().entries().map((entry) => entry.id));
     expect(graph.leafId).toBe(host.view().leafId);
     expect(sent(first, 'sessions').sessions).toEqual(await host.listSessions());
     expect(first.updates).toHaveLength(ALL.length);
@@ -228,7 +229,7 @@ describe('Watches: replacing what cannot be appended', () => {
   it('the graph is re-sent only when the journal grows, the leaf moves or the filter changes', async () => {
     const { host, watches, changes } = await watching(10, [{ topic: 'graph', filter: 'all' }]);
     await say(host, 'one');
-    expect(sent(await changes(), 'graph').rows).toHaveLength(1);
+    expect(sent(await changes(), 'graph').rows.ids.ends).toHaveLength(1);
 
     // Nothing that touches the tree: no graph.
     expect((await host.runLine('/seeds query')).kind).toBe('answer');
@@ -243,21 +244,21 @@ describe('Watches: replacing what cannot be appended', () => {
     // Size.
     await commitLine(host, '/seeds reserve basil-genovese 1');
     const grown = sent(await changes(), 'graph');
-    expect(grown.rows).toHaveLength(2);
+    expect(grown.from + grown.rows.ids.ends.length).toBe(2);
     expect(grown.leafId).toBe(leafOf(host));
 
     // Leaf.
     host.stepBack();
     const moved = sent(await changes(), 'graph');
     expect(moved.leafId).toBe(host.view().leafId);
-    expect(moved.rows.find((row) => row.isLeaf)?.id).toBe(host.view().leafId);
+    expect(rowsFromColumns(moved.rows).find((row) => row.isLeaf)?.id).toBe(host.view().leafId);
 
     // Filter.
     watches.watch({ topic: 'graph', filter: 'seed-desk' }, host.core);
     const filtered = sent(await changes(), 'graph');
     expect(filtered.filter).toBe('seed-desk');
     // The leaf is always shown, as in the tree; every other row is a seed desk entry.
-    expect(filtered.rows.filter((row) => !row.isLeaf).map((row) => row.kind)).toEqual(['seed-desk']);
+    expect(rowsFromColumns(filtered.rows).filter((row) => !row.isLeaf).map((row) => row.kind)).toEqual(['seed-desk']);
     expect(updateOf(await changes(), 'graph')).toBeUndefined();
   });
 });
@@ -273,7 +274,7 @@ describe('Watches: what the page holds after applying every update equals the wh
       const graph = updateOf(result, 'graph');
       if (graph) {
         froms.push(graph.from);
-        rows = spliceGraphRows(rows, graph);
+        rows = spliceGraphRows(rows, { from: graph.from, rows: rowsFromColumns(graph.rows) });
       }
       const conversation = updateOf(result, 'conversation');
       if (conversation) items = conversation.mode === 'replace' ? [...conversation.items] : [...items, ...conversation.items].slice(-CONVERSATION_LIMIT);

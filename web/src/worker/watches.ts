@@ -4,6 +4,7 @@ import type { JournalEntry } from '$domain/journal/entry';
 import type { GraphRow } from '$domain/journal/graphLayout';
 import type { SessionJournal } from '$domain/journal/journal';
 import type { DeepReadonly } from '../protocol/deepReadonly';
+import { columnsOf } from '../protocol/graphColumns';
 import type { Changes, HostView, Topic, TopicUpdate, Watch } from '../protocol/messages';
 import type { HostCore } from './hostCore';
 import { branchItem, branchItems, comparison, graphRows, hostView, JournalLines, resolveTarget } from './projections';
@@ -31,6 +32,8 @@ interface Active {
   sessionId?: string;
   missing?: string | null;
 }
+
+const NONE: ReadonlySet<Topic> = new Set();
 
 const journalIds = new WeakMap<SessionJournal, number>();
 let nextJournalId = 1;
@@ -78,9 +81,14 @@ export class Watches {
     for (const watch of watches) this.watch(watch, core);
   }
 
-  async changes(core: HostCore): Promise<DeepReadonly<Changes>> {
+  /**
+   * What moved since the last call. Topics in `later` are left out and keep what was last sent,
+   * so the next call carries them: an answer can go out before a large topic is computed.
+   */
+  async changes(core: HostCore, later: ReadonlySet<Topic> = NONE): Promise<DeepReadonly<Changes>> {
     const updates: DeepReadonly<TopicUpdate>[] = [];
     for (const active of this.active.values()) {
+      if (later.has(active.watch.topic)) continue;
       const update = await this.update(active, core);
       if (update) updates.push(update);
     }
@@ -144,7 +152,7 @@ export class Watches {
         let from = 0;
         while (from < common && equal(held[from], rows[from])) from++;
         active.sent = { topic: 'graph', key, filter: watch.filter, rows };
-        return { topic: 'graph', filter: watch.filter, from, rows: rows.slice(from), leafId: journal.leafId };
+        return { topic: 'graph', filter: watch.filter, from, rows: columnsOf(rows.slice(from)), leafId: journal.leafId };
       }
       case 'sessions': {
         // Not the journal's size: the panel takes the current session's count from the view.

@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 import { cryptoIdSource } from '$domain/ids';
 import { EntryBaseSchema, type JournalEntry } from '$domain/journal/entry';
-import { BROADCAST_CHANNEL, BroadcastSchema, RequestSchema, type Broadcast, type WorkerMessage } from '../protocol/messages';
+import { BROADCAST_CHANNEL, BroadcastSchema, RequestSchema, type Broadcast, type Topic, type WorkerMessage } from '../protocol/messages';
 import type { DeepReadonly } from '../protocol/deepReadonly';
 import { handle } from './handlers';
 import { PlaygroundHost } from './host';
@@ -61,14 +61,30 @@ self.addEventListener('message', (event: MessageEvent<unknown>) => {
       if (body.type !== 'hello') await host.finishOpening();
       const context = { watches, progress: (phase: string, done: number, total: number) => post({ kind: 'progress', id, phase, done, total }) };
       const result = await handle(host, body, context);
-      post({ kind: 'response', id, ok: true, result, changes: await watches.changes(host.core) });
+      const later = body.type in GRAPH_FOLLOWS ? GRAPH : undefined;
+      post({ kind: 'response', id, ok: true, result, changes: await watches.changes(host.core, later) });
       if (body.type === 'hello') enqueue(() => finishOpening(host as PlaygroundHost));
+      if (later) enqueue(() => pushRest(host as PlaygroundHost));
     } catch (error) {
       const changes = host ? await watches.changes(host.core).catch(() => null) : null;
       post({ kind: 'response', id, ok: false, error: error instanceof Error ? error.message : String(error), changes });
     }
   });
 });
+
+/**
+ * Requests that put another session in front of the page answer before its graph is laid out:
+ * at 100k entries the layout and its message take about a second, and the learner should not
+ * wait for a drawing to learn that an import or a switch is done. The graph follows at once.
+ */
+const GRAPH_FOLLOWS = { importSession: true, switchSession: true, forkSession: true, reopen: true } as const;
+const GRAPH: ReadonlySet<Topic> = new Set<Topic>(['graph']);
+
+/** What an answer left for later (see GRAPH_FOLLOWS), as a push right after it. */
+async function pushRest(host: PlaygroundHost): Promise<void> {
+  const changes = await watches.changes(host.core);
+  if (changes.view || changes.updates.length > 0) post({ kind: 'push', changes, reason: 'rest' });
+}
 
 /** After the first view: the whole journal, then what it changed for the page (conversation, graph, counts). */
 async function finishOpening(host: PlaygroundHost): Promise<void> {
