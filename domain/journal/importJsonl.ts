@@ -22,6 +22,12 @@ export type ImportResult =
       readonly header: SessionHeader;
       /** Append order, no duplicate ids: safe for `SessionJournal.fromEntries`. */
       readonly entries: JournalEntry[];
+      /**
+       * The 1-based line each entry was read from, or 0 where the import changed the entry (a
+       * migration, a parent made a root), so that its line no longer says what it is. Where it is
+       * not 0, `JSON.parse` of that line gives the entry: the store keeps such lines as they are.
+       */
+      readonly lineOf: Int32Array;
       /** The version the file was migrated from, or null when it was already current. */
       readonly migratedFrom: 1 | 2 | null;
       /** OMP-new's 256-byte `{"type":"title"}` line 1 was present and stripped. */
@@ -45,144 +51,189 @@ type Parsed = { ok: true; value: unknown } | { ok: false; problem: string };
  * (bad JSON, a second header) are skipped and reported.
  */
 export function parseSessionJsonl(text: string, ids: IdSource): ImportResult {
-  const at = { line: 1 };
-  try {
-    return parse(text, ids, at);
-  } catch (error) {
-    // Nothing below should throw; this keeps the "never throws" promise if something still does.
-    return refuse(at.line, `Line ${at.line} could not be read: ${errorText(error)}`);
-  }
+  const reader = new SessionLineReader(ids);
+  const lines = withoutBom(text).split('\n');
+  // The line after the file's last '\n' is no line.
+  if (lines.at(-1) === '') lines.pop();
+  for (const line of lines) reader.line(line);
+  return reader.finish();
+}
+
+/** The host trims the whole text before splitting, which drops a BOM too; JSON.parse alone would not. */
+function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** A line that will become an entry, with where it came from. */
 interface Candidate {
   readonly line: number;
   readonly raw: Json;
+  /** True once the import changed the entry, so the line no longer says what it is. */
+  changed: boolean;
 }
 
-function parse(text: string, ids: IdSource, at: { line: number }): ImportResult {
-  // The host trims the whole text before splitting, which drops a BOM too; JSON.parse alone would not.
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const lines = body.split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  const lineCount = lines.length;
-  // CRLF needs no special case: JSON.parse and trim() both treat a trailing '\r' as whitespace.
-  const lineAt = (index: number): string => lines[index] ?? '';
-  const isBlank = (index: number): boolean => lineAt(index).trim() === '';
+/**
+ * `parseSessionJsonl`'s reading, a line at a time: every physical line of the text (`withoutBom`
+ * applied) in order, without its '\n' (the text after the last '\n' only when it is not empty),
+ * then `finish()`. Never throws; once the file is refused, later lines are ignored.
+ * CRLF needs no special case: JSON.parse and trim() both treat a trailing '\r' as whitespace.
+ */
+class SessionLineReader {
+  private count = 0;
+  private phase: 'first' | 'header' | 'entries' = 'first';
+  private refusal: ImportResult | null = null;
+  private slot: { title: string; source: unknown } | undefined;
+  private hadTitleSlot = false;
+  private header: (SessionHeader & Json) | null = null;
+  private migratedFrom: 1 | 2 | null = null;
+  private readonly skipped: LineNote[] = [];
+  private readonly warnings: LineNote[] = [];
+  private readonly candidates: Candidate[] = [];
+  /** v1 only: the host's array of parsed lines, header at 0, that `firstKeptEntryIndex` counts in. */
+  private readonly v1Slots: (Json | null)[] = [];
+  private readonly v1Ids = new Set<string>();
+  private previousId: string | null = null;
 
-  let next = 0;
-  let slot: { title: string; source: unknown } | undefined;
-  let hadTitleSlot = false;
-  const first = lineCount > 0 ? parseJson(lineAt(0)) : undefined;
-  if (first?.ok && isRecord(first.value) && first.value['type'] === 'title') {
-    hadTitleSlot = true;
-    const title = first.value['title'];
-    if (typeof title === 'string') slot = { title, source: first.value['source'] };
-    next = 1;
+  constructor(private readonly ids: IdSource) {}
+
+  line(text: string): void {
+    const line = ++this.count;
+    if (this.refusal) return;
+    try {
+      this.refusal = this.read(text, line);
+    } catch (error) {
+      // Nothing below should throw; this keeps the "never throws" promise if something still does.
+      this.refusal = refuse(line, `Line ${line} could not be read: ${errorText(error)}`);
+    }
   }
 
-  while (next < lineCount && isBlank(next)) next++;
-  at.line = next + 1;
-  if (next >= lineCount) {
-    return refuse(
-      next + 1,
-      hadTitleSlot
-        ? `Line ${next + 1}: the file ends after its title line, so it has no session header.`
-        : 'The file is empty: a session file starts with a {"type":"session",…} header line.',
-    );
+  finish(): ImportResult {
+    if (this.refusal) return this.refusal;
+    const header = this.header;
+    if (this.phase !== 'entries' || header === null) {
+      const line = this.count + 1;
+      return refuse(
+        line,
+        this.hadTitleSlot
+          ? `Line ${line}: the file ends after its title line, so it has no session header.`
+          : 'The file is empty: a session file starts with a {"type":"session",…} header line.',
+      );
+    }
+    try {
+      const { skipped, warnings } = this;
+      const kept = lastLineWins(this.candidates, skipped);
+      linkParents(kept, warnings);
+      warnings.sort((a, b) => a.line - b.line);
+      const entries: JournalEntry[] = new Array<JournalEntry>(kept.length);
+      const lineOf = new Int32Array(kept.length);
+      kept.forEach((candidate, position) => {
+        // EntryBaseSchema accepted it as it was read, and linkParents only ever sets a parent to null.
+        entries[position] = candidate.raw as JournalEntry;
+        lineOf[position] = candidate.changed ? 0 : candidate.line;
+      });
+      return { ok: true, header, entries, lineOf, migratedFrom: this.migratedFrom, hadTitleSlot: this.hadTitleSlot, skipped, warnings, lineCount: this.count };
+    } catch (error) {
+      return refuse(this.count, `Line ${this.count} could not be read: ${errorText(error)}`);
+    }
   }
 
-  const headerCheck = readHeader(lineAt(next), next + 1);
-  if (!headerCheck.ok) return headerCheck;
-  const header = headerCheck.header;
-  const migratedFrom = headerCheck.migratedFrom;
-  // OMP-new rewrites the fixed-width slot in place when the title changes (never the header),
-  // so the slot holds the current title: it wins, an empty one clears, and its source comes along.
-  if (slot !== undefined) {
-    if (slot.title.length > 0) header['title'] = slot.title;
-    else delete header['title'];
-    if (slot.source === 'auto' || slot.source === 'user') header['titleSource'] = slot.source;
+  /** One line; a refusal ends the file. */
+  private read(text: string, line: number): ImportResult | null {
+    if (this.phase === 'first') {
+      this.phase = 'header';
+      const first = parseJson(text);
+      if (first.ok && isRecord(first.value) && first.value['type'] === 'title') {
+        this.hadTitleSlot = true;
+        const title = first.value['title'];
+        if (typeof title === 'string') this.slot = { title, source: first.value['source'] };
+        return null;
+      }
+    }
+    if (text.trim() === '') return null;
+    if (this.phase === 'header') return this.readHeaderLine(text, line);
+    this.readEntry(text, line);
+    return this.refusal;
   }
-  // Set in place (not re-spread) so the key keeps its position, or is appended, as the host's mutation does.
-  header['version'] = CURRENT_SESSION_VERSION;
 
-  const skipped: LineNote[] = [];
-  const warnings: LineNote[] = [];
-  const candidates: Candidate[] = [];
-  // v1 only: the host's array of parsed lines, header at 0, that `firstKeptEntryIndex` counts in.
-  const v1Slots: (Json | null)[] = [header];
-  const v1Ids = new Set<string>();
-  let previousId: string | null = null;
+  private readHeaderLine(text: string, line: number): ImportResult | null {
+    const headerCheck = readHeader(text, line);
+    if (!headerCheck.ok) return headerCheck;
+    const header = headerCheck.header;
+    // OMP-new rewrites the fixed-width slot in place when the title changes (never the header),
+    // so the slot holds the current title: it wins, an empty one clears, and its source comes along.
+    const slot = this.slot;
+    if (slot !== undefined) {
+      if (slot.title.length > 0) header['title'] = slot.title;
+      else delete header['title'];
+      if (slot.source === 'auto' || slot.source === 'user') header['titleSource'] = slot.source;
+    }
+    // Set in place (not re-spread) so the key keeps its position, or is appended, as the host's mutation does.
+    header['version'] = CURRENT_SESSION_VERSION;
+    this.header = header;
+    this.migratedFrom = headerCheck.migratedFrom;
+    this.v1Slots.push(header);
+    this.phase = 'entries';
+    return null;
+  }
 
-  for (let index = next + 1; index < lineCount; index++) {
-    if (isBlank(index)) continue;
-    const line = index + 1;
-    at.line = line;
-    const parsed = parseJson(lineAt(index));
+  private readEntry(text: string, line: number): void {
+    const { skipped, warnings, migratedFrom } = this;
+    const parsed = parseJson(text);
     if (!parsed.ok) {
       skipped.push({ line, reason: `not valid JSON (${parsed.problem})` });
-      continue;
+      return;
     }
     if (!isRecord(parsed.value)) {
-      if (migratedFrom === 1) v1Slots.push(null);
+      if (migratedFrom === 1) this.v1Slots.push(null);
       skipped.push({ line, reason: `not a JSON object (${describeKind(parsed.value)})` });
-      continue;
+      return;
     }
     const raw = parsed.value;
     // The host reads every "session" line as a header and never as an entry.
     if (raw['type'] === 'session') {
-      if (migratedFrom === 1) v1Slots.push(null);
+      if (migratedFrom === 1) this.v1Slots.push(null);
       skipped.push({ line, reason: 'a second session header is not an entry (the host ignores it too)' });
-      continue;
+      return;
     }
-    const shape = checkShape(raw, line);
-    if (shape) return shape;
-
+    let changed = migratedFrom === 1;
     if (migratedFrom === 1) {
       // Host migrateV1ToV2: every line gets a fresh id, whatever it had, and hangs off the line before;
       // both are assigned onto the entry, so new keys land after its own.
-      const id = freshEntryId(ids, (candidate) => v1Ids.has(candidate));
+      const v1Ids = this.v1Ids;
+      const id = freshEntryId(this.ids, (candidate) => v1Ids.has(candidate));
       v1Ids.add(id);
       raw['id'] = id;
-      raw['parentId'] = previousId;
-      previousId = id;
-      v1Slots.push(raw);
-      if (raw['type'] === 'compaction') convertFirstKeptIndex(raw, v1Slots, line, warnings);
+      raw['parentId'] = this.previousId;
+      this.previousId = id;
+      this.v1Slots.push(raw);
+      if (raw['type'] === 'compaction') convertFirstKeptIndex(raw, this.v1Slots, line, warnings);
     } else {
-      const problem = unusableId(raw['id']);
-      if (problem) return refuse(line, `Line ${line}: ${problem}; nothing was imported.`);
-      normalizeParent(raw, line, warnings);
+      changed = normalizeParent(raw, line, warnings);
     }
-    if (migratedFrom !== null) renameHookMessage(raw);
-    candidates.push({ line, raw });
+    if (migratedFrom !== null && renameHookMessage(raw)) changed = true;
+    // The one check of an entry (the schema is the rule); the wording only explains a refusal.
+    if (!EntryBaseSchema.safeParse(raw).success) {
+      this.refusal = refuse(line, `Line ${line}: ${whyNotAnEntry(raw)}; nothing was imported.`);
+      return;
+    }
+    this.candidates.push({ line, raw, changed });
   }
-
-  const kept = lastLineWins(candidates, skipped);
-  linkParents(kept, warnings);
-  warnings.sort((a, b) => a.line - b.line);
-  const entries: JournalEntry[] = [];
-  for (const { line, raw } of kept) {
-    at.line = line;
-    const valid = EntryBaseSchema.safeParse(raw);
-    // checkShape and unusableId already refused what this schema rejects; this is the type proof.
-    if (!valid.success) return refuse(line, `Line ${line}: ${describeIssue(valid.error)}; nothing was imported.`);
-    entries.push(raw as JournalEntry);
-  }
-  return { ok: true, header, entries, migratedFrom, hadTitleSlot, skipped, warnings, lineCount };
 }
 
 /**
- * The host keeps an entry whose `type` or `timestamp` is missing (an unknown entry) but never
- * reads one of another kind than a string; neither can the playground show or sort it.
+ * Why EntryBaseSchema refused a line, in the order a reader fixes it. The host keeps an entry
+ * whose `type` or `timestamp` is missing (an unknown entry) but never reads one of another kind
+ * than a string; neither can the playground show or sort it. The id rule is unusableId's.
  */
-function checkShape(raw: Json, line: number): ImportResult | null {
+function whyNotAnEntry(raw: Json): string {
   for (const key of ['type', 'timestamp'] as const) {
     const value = raw[key];
-    if (value !== undefined && typeof value !== 'string') {
-      return refuse(line, `Line ${line}: "${key}" is ${describeKind(value)}, not a string; nothing was imported.`);
-    }
+    if (value !== undefined && typeof value !== 'string') return `"${key}" is ${describeKind(value)}, not a string`;
   }
-  return null;
+  const problem = unusableId(raw['id']);
+  if (problem) return problem;
+  const issue = EntryBaseSchema.safeParse(raw);
+  return issue.success ? 'invalid entry' : describeIssue(issue.error);
 }
 
 /** Deliberately stricter than the host, which keeps such a line and then loses track of it. */
@@ -199,76 +250,86 @@ function unusableId(id: unknown): string | null {
  * a root. A self-parent is a root in its tree too (its getBranch would loop forever). All become
  * null, the one form every reader of the export agrees on.
  */
-function normalizeParent(raw: Json, line: number, warnings: LineNote[]): void {
+function normalizeParent(raw: Json, line: number, warnings: LineNote[]): boolean {
   const parentId = raw['parentId'];
-  if (parentId === null) return;
+  if (parentId === null) return false;
   let why: string | null = null;
   if (parentId === undefined) why = 'has no parentId';
   else if (parentId === '') why = 'has an empty parentId';
   else if (typeof parentId !== 'string') why = `has a parentId that is ${describeKind(parentId)}`;
   else if (parentId === raw['id']) why = 'names itself as its parent';
-  if (why === null) return;
+  if (why === null) return false;
   raw['parentId'] = null;
   warnings.push({ line, reason: `the entry ${why}: it is a root, as the host reads it` });
+  return true;
 }
 
 /** Host `_buildIndex`: a later line with the same id replaces the earlier one, so only the last is kept. */
 function lastLineWins(candidates: readonly Candidate[], skipped: LineNote[]): Candidate[] {
-  const lastLine = new Map<string, number>();
-  for (const { line, raw } of candidates) lastLine.set(raw['id'] as string, line);
+  const lastAt = new Map<string, number>();
+  candidates.forEach((candidate, at) => lastAt.set(candidate.raw['id'] as string, at));
+  if (lastAt.size === candidates.length) return [...candidates];
   const kept: Candidate[] = [];
-  for (const candidate of candidates) {
+  candidates.forEach((candidate, at) => {
     const id = candidate.raw['id'] as string;
-    const last = lastLine.get(id) as number;
-    if (last === candidate.line) kept.push(candidate);
-    else skipped.push({ line: candidate.line, reason: `id "${clip(id)}" is used again on line ${last}, and the last line with an id wins, as in the host` });
-  }
+    const last = lastAt.get(id) as number;
+    if (last === at) kept.push(candidate);
+    else skipped.push({ line: candidate.line, reason: `id "${clip(id)}" is used again on line ${(candidates[last] as Candidate).line}, and the last line with an id wins, as in the host` });
+  });
   skipped.sort((a, b) => a.line - b.line);
   return kept;
 }
+
+/** `linkParents`' walk marks: not yet walked, and settled (its walk up ended without a loop). */
+const UNWALKED = 0;
+const SETTLED = -1;
 
 /**
  * Parents are looked up in the whole file, as the host's index holds every line before any walk:
  * a parent on a later line is linked (the journal links it when it arrives). A parent no line
  * has leaves an orphan root. A loop of parents (the host's getBranch would never return) is cut
- * at its first line, which becomes a root.
+ * at its first line, which becomes a root. Positions and marks in typed arrays, one map of ids:
+ * 100k entries must not cost 100k sets.
  */
 function linkParents(kept: readonly Candidate[], warnings: LineNote[]): void {
-  const lineOf = new Map<string, number>();
-  for (const { line, raw } of kept) lineOf.set(raw['id'] as string, line);
-  const byId = new Map<string, Candidate>();
-  for (const candidate of kept) byId.set(candidate.raw['id'] as string, candidate);
-  for (const { line, raw } of kept) {
+  const positionOf = new Map<string, number>();
+  kept.forEach((candidate, at) => positionOf.set(candidate.raw['id'] as string, at));
+  const parentAt = new Int32Array(kept.length).fill(-1);
+  kept.forEach(({ line, raw }, at) => {
     const parentId = raw['parentId'];
-    if (typeof parentId !== 'string') continue;
-    const parentLine = lineOf.get(parentId);
-    if (parentLine === undefined) {
+    if (typeof parentId !== 'string') return;
+    const parent = positionOf.get(parentId);
+    if (parent === undefined) {
       warnings.push({ line, reason: `parent "${clip(parentId)}" is on no line of the file; the entry is kept as a root (an orphan, as the host shows it)` });
-    } else if (parentLine > line) {
-      warnings.push({ line, reason: `parent "${clip(parentId)}" comes later, on line ${parentLine}; linked to it, as the host does` });
+      return;
     }
-  }
+    parentAt[at] = parent;
+    // Kept lines are in file order, so a later position is a later line.
+    if (parent > at) warnings.push({ line, reason: `parent "${clip(parentId)}" comes later, on line ${(kept[parent] as Candidate).line}; linked to it, as the host does` });
+  });
   // Each entry has at most one parent, so a walk up either ends or meets a loop.
-  const done = new Set<string>();
-  for (const start of kept) {
-    const path: Candidate[] = [];
-    const onPath = new Set<string>();
-    for (let cursor: Candidate | undefined = start; cursor; ) {
-      const id = cursor.raw['id'] as string;
-      if (done.has(id)) break;
-      if (onPath.has(id)) {
-        const loop = path.slice(path.findIndex((c) => c.raw['id'] === id));
-        const cut = loop.reduce((a, b) => (b.line < a.line ? b : a));
-        cut.raw['parentId'] = null;
-        warnings.push({ line: cut.line, reason: `its parents lead back to it (${loop.length} entries in a loop); it is kept as a root, where the host would walk the loop forever` });
+  const mark = new Int32Array(kept.length);
+  const path: number[] = [];
+  for (let start = 0; start < kept.length; start++) {
+    if (mark[start] !== UNWALKED) continue;
+    const walk = start + 1;
+    path.length = 0;
+    for (let cursor = start; cursor >= 0 && mark[cursor] !== SETTLED; cursor = parentAt[cursor] as number) {
+      if (mark[cursor] === walk) {
+        // The loop is the path from the first visit of `cursor`; its first line is its lowest position.
+        const loop = path.slice(path.indexOf(cursor));
+        const cut = loop.reduce((a, b) => (b < a ? b : a));
+        const candidate = kept[cut] as Candidate;
+        candidate.raw['parentId'] = null;
+        candidate.changed = true;
+        parentAt[cut] = -1;
+        warnings.push({ line: candidate.line, reason: `its parents lead back to it (${loop.length} entries in a loop); it is kept as a root, where the host would walk the loop forever` });
         break;
       }
+      mark[cursor] = walk;
       path.push(cursor);
-      onPath.add(id);
-      const parentId: unknown = cursor.raw['parentId'];
-      cursor = typeof parentId === 'string' ? byId.get(parentId) : undefined;
     }
-    for (const visited of path) done.add(visited.raw['id'] as string);
+    for (const visited of path) mark[visited] = SETTLED;
   }
 }
 
@@ -337,9 +398,11 @@ function convertFirstKeptIndex(entry: Json, slots: readonly (Json | null)[], lin
 }
 
 /** Host V2toV3: the only change in v3 is this role's new name. */
-function renameHookMessage(entry: Json): void {
+function renameHookMessage(entry: Json): boolean {
   const message = entry['message'];
-  if (entry['type'] === 'message' && isRecord(message) && message['role'] === 'hookMessage') message['role'] = 'custom';
+  if (entry['type'] !== 'message' || !isRecord(message) || message['role'] !== 'hookMessage') return false;
+  message['role'] = 'custom';
+  return true;
 }
 
 function parseJson(text: string): Parsed {

@@ -1,4 +1,3 @@
-import { checkStep } from '../lessons/checkpoints';
 import type { CheckResult, Observed } from '../lessons/facts';
 import { LESSONS } from '../lessons/lessons';
 import type { Lesson, LessonAction, LessonStep } from '../lessons/schema';
@@ -38,11 +37,21 @@ export class Tutorial {
   runError = $state<string | null>(null);
   /** Facts with a sequence number at or above this belong to the current step. */
   private stepStart = $state(1);
+  /**
+   * The checkpoints (every step's check, about a third of the page's own code) load beside the
+   * first screen instead of in it: the first view never needs them before the worker's answer.
+   */
+  private checkStep = $state.raw<typeof import('../lessons/checkpoints').checkStep | null>(null);
+  private checksMissing = $state(false);
 
   readonly lessons = LESSONS;
 
   constructor(private readonly playground: Playground) {
     this.completed = loadProgress();
+    import('../lessons/checkpoints').then(
+      ({ checkStep }) => (this.checkStep = checkStep),
+      () => (this.checksMissing = true),
+    );
   }
 
   get lesson(): Lesson {
@@ -69,7 +78,8 @@ export class Tutorial {
   check(): CheckResult {
     const observed = this.observed();
     if (!observed) return { done: false, whyNot: 'The journal is still opening.' };
-    return checkStep(this.step, observed);
+    if (!this.checkStep) return { done: false, whyNot: this.checksMissing ? 'The checks could not be loaded: reload the page.' : 'The checks are still loading.' };
+    return this.checkStep(this.step, observed);
   }
 
   isComplete(step: LessonStep): boolean {

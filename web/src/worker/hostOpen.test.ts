@@ -4,7 +4,9 @@ import 'fake-indexeddb/auto';
  * last session and reads the whole journal after. The first view must already be the true one.
  */
 import { describe, expect, it } from 'vitest';
-import { asRevision, seededIdSource } from '$domain/ids';
+import { asRevision, asSessionId, seededIdSource } from '$domain/ids';
+import { parseSessionJsonl } from '$domain/journal/importJsonl';
+import { SEGMENT_ENTRIES } from './segments';
 import { freshDatabases } from './databases.testkit';
 import { PlaygroundHost } from './host';
 
@@ -43,5 +45,36 @@ describe('opening from the stored head', () => {
     const empty = await PlaygroundHost.start(await databases.openStore(), seededIdSource(14), { fromHead: true });
     expect(empty.view().entryCount).toBe(0);
     await expect(empty.finishOpening()).resolves.toBeUndefined();
+  });
+});
+
+describe('an import stored as slices of its file', () => {
+  it('reads back as the parser read it: a BOM, CRLF, non-ASCII text, skipped and changed lines, across segments', async () => {
+    const sid = asSessionId('5e000000-0000-4000-8000-000000000005');
+    const entry = (at: number, parent: string | null, text: string) =>
+      JSON.stringify({ type: 'message', id: `e${at.toString(16).padStart(7, '0')}`, parentId: parent, timestamp: '2026-05-01T12:00:00.000Z', message: { role: 'user', content: text } });
+    const lines = [`\ufeff{"type":"session","version":3,"id":"${sid}","timestamp":"2026-05-01T12:00:00.000Z","cwd":"/t"}`];
+    const total = SEGMENT_ENTRIES + 40;
+    for (let at = 0; at < total; at++) {
+      const parent = at === 0 ? null : `e${(at - 1).toString(16).padStart(7, '0')}`;
+      // Every 97th line is changed by the import (a parentId naming itself becomes null), every
+      // 101st is followed by a line the import skips, every 7th has non-ASCII text and ends in CRLF.
+      const id = `e${at.toString(16).padStart(7, '0')}`;
+      let line = entry(at, at % 97 === 5 ? id : parent, at % 7 === 0 ? `graine ${at}: ça pousse 🌱` : `plain ${at}`);
+      if (at % 7 === 0) line += '\r';
+      lines.push(line);
+      if (at % 101 === 3) lines.push('{not json', '');
+    }
+    const text = `${lines.join('\n')}\n`;
+    const expected = parseSessionJsonl(text.slice(1), seededIdSource(1));
+    if (!expected.ok) throw new Error(expected.error.message);
+    expect(expected.skipped.length).toBeGreaterThan(0);
+    expect(Array.from(expected.lineOf).filter((line) => line === 0).length).toBeGreaterThan(0);
+
+    const { host, name } = await databases.freshHost(21);
+    const report = await host.importSession(new Blob([text]), () => undefined);
+    expect(report).toMatchObject({ ok: true, entries: total });
+    const reopened = await databases.openStore(name);
+    expect(await reopened.loadJournalEntries(sid)).toEqual(expected.entries);
   });
 });

@@ -3,7 +3,7 @@ import type { EntryId, SessionId } from '$domain/ids';
 import type { JournalEntry, SessionHeader } from '$domain/journal/entry';
 import { JournalError, SessionJournal } from '$domain/journal/journal';
 import { deskIndexOf, ROOT_DESK_INDEX, stateOfIndex, type BranchState, type DeskIndex } from '$domain/reconstruct';
-import { childPositions, deskIndexAt, EMPTY_TALLY, layoutOf, nextTally, positionIn, type Tally } from './segments';
+import { childPositions, deskIndexAt, EMPTY_TALLY, entriesOf, layoutOf, nextTally, positionIn, type SegmentSource, type Tally } from './segments';
 import { KnownHeads } from './storeKnown';
 import { WriterLease, type LockManagerLike } from './storeLease';
 import {
@@ -254,7 +254,8 @@ export class JournalStore {
     const tx = this.connection().transaction([SEGMENTS, ENTRIES]);
     const [segments, records] = await Promise.all([tx.objectStore(SEGMENTS).getAll(sessionRange(sessionId)), tx.objectStore(ENTRIES).index(BY_SESSION).getAll(sessionRange(sessionId))]);
     const entries: JournalEntry[] = [];
-    for (const segment of segments) for (const entry of segment.entries) entries.push(entry);
+    // Every segment's Blob is read at once; they are parsed in order.
+    for (const segment of await Promise.all(segments.map(entriesOf))) for (const entry of segment) entries.push(entry);
     for (const record of records) entries.push(record.entry);
     return entries;
   }
@@ -294,7 +295,7 @@ export class JournalStore {
   private async createdEntries(sessionId: SessionId) {
     const tx = this.connection().transaction([SEGMENTS, IMPORTS]);
     const [index, segments] = await Promise.all([tx.objectStore(IMPORTS).get(sessionId), tx.objectStore(SEGMENTS).getAll(sessionRange(sessionId))]);
-    return index ? { index, entries: segments.flatMap((segment) => segment.entries) } : null;
+    return index ? { index, entries: (await Promise.all(segments.map(entriesOf))).flat() } : null;
   }
 
   // ---- writes ----
@@ -313,14 +314,16 @@ export class JournalStore {
 
   /**
    * `createSession` for a journal already built (an import builds one anyway): its links and
-   * desk index are what gets stored, so nothing is derived twice.
+   * desk index are what gets stored, so nothing is derived twice. An import's `source` stores
+   * the file's own lines (`fileSegments`).
    */
-  async createSessionFrom(journal: SessionJournal, onProgress?: (done: number, total: number) => void): Promise<SessionRecord> {
+  async createSessionFrom(journal: SessionJournal, onProgress?: (done: number, total: number) => void, source?: SegmentSource): Promise<SessionRecord> {
     const header = journal.header;
     const total = journal.size;
-    const layout = layoutOf(journal);
+    const layout = layoutOf(journal, source);
     const record: SessionRecord = { id: header.id, header, createdAt: new Date().toISOString() };
-    // Handing a segment over (IndexedDB clones it here) and storing it take about as long as each other: each is half the bar.
+    // Half the bar for making each segment's Blob here, half for the database storing it: the
+    // storing is most of the time now (a Blob is handed over by reference), so the bar moves as segments land.
     let prepared = 0;
     let stored = 0;
     const report = () => onProgress?.(Math.floor((prepared + stored) / 2), total);

@@ -3,7 +3,7 @@ import type { EntryId, SessionId } from '$domain/ids';
 import type { JournalEntry, SessionHeader } from '$domain/journal/entry';
 import { SessionJournal } from '$domain/journal/journal';
 import type { DeskIndex, DeskLinkState } from '$domain/reconstruct';
-import { layoutOf, type CreatedLayout, type ImportIndexRecord, type SegmentRecord, type Tally } from './segments';
+import { layoutOf, stringifiedSegment, type CreatedLayout, type ImportIndexRecord, type SegmentRecord, type Tally } from './segments';
 
 /**
  * The database layout and its upgrades (docs/persisted-format.md). CHANGING ANY NAME HERE LOSES
@@ -11,7 +11,7 @@ import { layoutOf, type CreatedLayout, type ImportIndexRecord, type SegmentRecor
  * DB_VERSION and an upgrade step from every older version, tested on a database that version wrote.
  */
 export const DB_NAME = 'seed-desk-playground';
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 export const SESSIONS = 'sessions';
 export const ENTRIES = 'entries';
 export const SEGMENTS = 'segments';
@@ -89,7 +89,7 @@ export function sessionRange(sessionId: SessionId): IDBKeyRange {
 /**
  * A session with the entries it was created with, in its layout: the session record (an id
  * already stored fails the transaction), the segments (`onPrepared` and `onStored` count entries
- * as each is handed to the database, which clones it, and as it is stored), the index, and the
+ * as each segment's Blob is made and handed to the database, and as it is stored), the index, and the
  * last entry's record.
  * Used by createSession and by the v1 migration, so both write the same layout.
  */
@@ -107,8 +107,8 @@ export async function writeCreated(
   const segments = tx.objectStore(SEGMENTS);
   let index = 0;
   for (const segment of layout.segments) {
-    const count = segment.entries.length;
-    writes.push(segments.put({ sessionId, index: index++, first: segment.first, entries: segment.entries }).then(() => progress.onStored?.(count)));
+    const count = segment.count;
+    writes.push(segments.put({ sessionId, index: index++, first: segment.first, count, jsonl: segment.jsonl }).then(() => progress.onStored?.(count)));
     progress.onPrepared?.(count);
   }
   if (layout.index) writes.push(tx.objectStore(IMPORTS).put({ sessionId, ...layout.index }));
@@ -154,6 +154,29 @@ async function migrateFromV1(tx: IDBPTransaction<PlaygroundDB, StoreName[], 'ver
   }
 }
 
+/** A v2 segment: the entries themselves, as IndexedDB cloned them (docs/persisted-format.md, "Version 2"). */
+interface V2SegmentRecord {
+  readonly sessionId: SessionId;
+  readonly index: number;
+  readonly first: number;
+  readonly entries: readonly JournalEntry[];
+}
+
+/**
+ * v2 → v3: each segment's entries become its JSON lines, as a Blob. Nothing else changed: the
+ * keys, the index record and the entry records stay as they are.
+ */
+async function segmentsToText(tx: IDBPTransaction<PlaygroundDB, StoreName[], 'versionchange'>): Promise<void> {
+  const segments = tx.objectStore(SEGMENTS);
+  let cursor = await segments.openCursor();
+  while (cursor) {
+    const old = cursor.value as unknown as V2SegmentRecord | SegmentRecord;
+    // Without `entries` it is already v3: written by the v1 migration in this same upgrade.
+    if ('entries' in old) await cursor.update({ sessionId: old.sessionId, index: old.index, first: old.first, count: old.entries.length, jsonl: stringifiedSegment(old.entries, old.first) });
+    cursor = await cursor.continue();
+  }
+}
+
 export interface ConnectionEvents {
   readonly blocking: () => void;
   readonly terminated: () => void;
@@ -178,6 +201,11 @@ export function connect(name: string, events: ConnectionEvents): Promise<IDBPDat
           // A migration that fails aborts the upgrade: the v1 data stays as it was and open() fails.
           migrateFromV1(tx).catch(() => tx.abort());
         }
+      }
+      // A v1 database is migrated straight into the v3 layout above (writeCreated writes Blobs).
+      if (oldVersion === 2) {
+        // As for v1: a failure aborts the upgrade and leaves the v2 data as it was.
+        segmentsToText(tx).catch(() => tx.abort());
       }
     },
     blocking: events.blocking,

@@ -1,7 +1,8 @@
 import 'fake-indexeddb/auto';
 /**
- * The v1 → v2 upgrade, on a database written in the v1 layout (docs/persisted-format.md,
- * "Version 1"): one record per entry in `entries`, sessions interleaved in append order.
+ * The upgrades, each on a database written in an older layout (docs/persisted-format.md): v1 → v3
+ * ("Version 1": one record per entry in `entries`, sessions interleaved in append order) and
+ * v2 → v3 ("Version 2": segments holding the entries themselves, as IndexedDB cloned them).
  */
 import { describe, expect, it } from 'vitest';
 import { asEntryId, asSessionId, type SessionId } from '$domain/ids';
@@ -9,6 +10,7 @@ import { assistantMessageEntry, customEntry, sessionHeader, userMessageEntry, ty
 import { SessionJournal } from '$domain/journal/journal';
 import { SEED_DESK_CUSTOM_TYPE } from '$domain/snapshot';
 import { freshDatabases, totalStoredEntries } from './databases.testkit';
+import { layoutOf } from './segments';
 import { expectDerivedFactsMatch, readRaw } from './storeRaw.testkit';
 
 const TIME = '2026-05-01T12:00:00.000Z';
@@ -117,5 +119,68 @@ describe('JournalStore on a database written by v1', () => {
     const again = await openStore(name);
     expect(await again.loadJournalEntries(A)).toEqual(SESSION_A);
     expect(await totalStoredEntries(name)).toBe(SESSION_A.length + SESSION_B.length);
+  });
+});
+
+/** Writes `name` exactly as DB_VERSION 2 did: its schema, segments of cloned entries, the index record, the last entry's record. */
+async function writeV2(name: string, sessionId: SessionId, entries: readonly JournalEntry[], perSegment: number): Promise<void> {
+  const open = indexedDB.open(name, 2);
+  open.onupgradeneeded = () => {
+    const db = open.result;
+    db.createObjectStore('sessions', { keyPath: 'id' });
+    const records = db.createObjectStore('entries', { keyPath: 'seq', autoIncrement: true });
+    records.createIndex('byId', ['sessionId', 'id'], { unique: true });
+    records.createIndex('byParent', ['sessionId', 'parentKey']);
+    records.createIndex('bySession', ['sessionId', 'seq']);
+    db.createObjectStore('meta');
+    db.createObjectStore('segments', { keyPath: ['sessionId', 'index'] });
+    db.createObjectStore('imports', { keyPath: 'sessionId' });
+  };
+  const db = await request(open);
+  const tx = db.transaction(['sessions', 'entries', 'segments', 'imports', 'meta'], 'readwrite');
+  const header = sessionHeader(sessionId, TIME, '/v2');
+  tx.objectStore('sessions').add({ id: sessionId, header, createdAt: TIME });
+  // The derived facts are the same derivation in v2 and v3; only the segments' value changed.
+  const layout = layoutOf(SessionJournal.fromEntries(header, entries));
+  const created = entries.slice(0, -1);
+  for (let first = 0, index = 0; first < created.length; first += perSegment, index++) {
+    tx.objectStore('segments').put({ sessionId, index, first, entries: created.slice(first, first + perSegment) });
+  }
+  tx.objectStore('imports').put({ sessionId, ...layout.index });
+  const last = layout.last!;
+  tx.objectStore('entries').add({ sessionId, id: last.entry.id, parentKey: last.parentId ?? '', entry: last.entry, deskHead: last.desk.deskHead, deskLink: last.desk.deskLink, ...last.tally });
+  tx.objectStore('meta').put(sessionId, 'lastSession');
+  await new Promise<void>((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onerror = () => reject(tx.error);
+  });
+  db.close();
+}
+
+describe('JournalStore on a database written by v2', () => {
+  // An own "__proto__" key (JSON.parse makes one) must survive the conversion as data.
+  const odd = JSON.parse('{"type":"message","id":"a0000007","parentId":"a0000006","timestamp":"2026-05-01T12:00:00.000Z","__proto__":{"polluted":true},"message":{"role":"user","content":"ça"}}') as JournalEntry;
+  const ENTRIES_V2 = [...SESSION_A, odd, msg('a0000008', 'a0000007')];
+
+  it('turns every segment into JSON lines: the same entries in the same order, the same derived facts, and writes go on', async () => {
+    const name = nextName();
+    await writeV2(name, A, ENTRIES_V2, 3);
+    const store = await openStore(name);
+
+    expect(await store.loadJournalEntries(A)).toEqual(ENTRIES_V2);
+    expect(Object.keys((await store.loadJournalEntries(A))[6]!)).toContain('__proto__');
+    const raw = await readRaw(name, A);
+    expect(raw.segments.map((segment) => [segment.first, segment.count, 'entries' in segment, segment.jsonl instanceof Blob])).toEqual([
+      [0, 3, false, true],
+      [3, 3, false, true],
+      [6, 1, false, true],
+    ]);
+    const journal = SessionJournal.fromEntries(sessionHeader(A, TIME, '/v2'), ENTRIES_V2);
+    expectDerivedFactsMatch(raw, journal);
+    expect(await store.getEntry(A, 'a0000007')).toEqual({ id: 'a0000007', entry: odd });
+    expect((await store.childrenOf(A, asEntryId('a0000001'))).map((child) => child.id)).toEqual(['a0000002', 'a0000004']);
+    const outcome = await store.commitChecked(A, asEntryId('a0000003'), (state) => (state.ok ? { append: true, entries: [desk('a0000009', 'a0000003', basil(4))] } : { append: false, reason: state.corruptEntryId }));
+    expect(outcome.kind).toBe('appended');
+    expect(await store.loadHead(A)).toMatchObject({ entryCount: ENTRIES_V2.length + 1, lastState: { ok: true, snapshot: { quantities: { 'basil-genovese': 4 } } } });
   });
 });
