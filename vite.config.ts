@@ -27,6 +27,9 @@ export default defineConfig({
     alias: { $domain: fileURLToPath(new URL('./domain', import.meta.url)) },
   },
   worker: { format: 'es' },
+  // The worker's dependencies, bundled when the dev server starts: found only when the worker
+  // first loads, they would make the server re-bundle and reload the page on its first visit.
+  optimizeDeps: { include: ['idb', 'fast-deep-equal'] },
   build: { outDir: '../dist', emptyOutDir: true, target: 'es2022' },
   server: { host: '127.0.0.1', port: 5173 },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true },

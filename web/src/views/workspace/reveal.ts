@@ -21,14 +21,18 @@ export function reveal(element: Element, smooth = !matchMedia('(prefers-reduced-
 export function followEnd(log: HTMLElement): () => void {
   let atEnd = true;
   let frame = 0;
+  /** Where this code last scrolled to: a scroll event reporting it is ours, not the reader's. */
+  let scrolledTo = 0;
   // Reading scrollHeight lays the page out. Inside the update that added the line it would lay the
   // page out once more before the frame does it anyway (measured: about 4 ms a command), so the
   // scroll waits for the frame's own callbacks, once however many lines arrived.
   const toEnd = () => {
     frame = 0;
     log.scrollTop = log.scrollHeight;
+    scrolledTo = log.scrollTop;
   };
-  const onScroll = () => (atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 8);
+  // Lines may arrive between our scroll and its event: the reader left the end only by scrolling above where we put them.
+  const onScroll = () => (atEnd = log.scrollTop >= scrolledTo - 1 || log.scrollHeight - log.scrollTop - log.clientHeight < 8);
   const observer = new MutationObserver(() => {
     if (atEnd && frame === 0) frame = requestAnimationFrame(toEnd);
   });
