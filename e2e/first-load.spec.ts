@@ -17,7 +17,7 @@ const STATIC_FILES = [
 ];
 
 /** Console errors, uncaught exceptions and HTTP failures seen while `load` runs and the desk shows. */
-async function problemsOnFirstLoad(page: Page, url: string): Promise<string[]> {
+async function problemsOnFirstLoad(page: Page, url: string, deskTimeout?: number): Promise<string[]> {
   const problems: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
@@ -28,7 +28,7 @@ async function problemsOnFirstLoad(page: Page, url: string): Promise<string[]> {
   });
   page.on('requestfailed', (request) => problems.push(`failed: ${request.url()} (${request.failure()?.errorText})`));
   await page.goto(url);
-  await expect(page.getByRole('table', { name: 'Seed desk' })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Seed desk' })).toBeVisible(deskTimeout === undefined ? undefined : { timeout: deskTimeout });
   await page.waitForLoadState('networkidle');
   return problems;
 }
@@ -70,7 +70,9 @@ test.describe('the dev server', () => {
 
   test('npm start serves a first load with zero console errors and no 404', async ({ page }) => {
     test.setTimeout(90_000);
-    expect(await problemsOnFirstLoad(page, origin)).toEqual([]);
+    // A fresh dev server compiles each of the worker's modules on its first request: under the
+    // suite's load the desk can take longer than the production build's 5 s to appear.
+    expect(await problemsOnFirstLoad(page, origin, 45_000)).toEqual([]);
     await expectStaticFiles(page, origin);
   });
 });
