@@ -1,32 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { asEntryId, asSessionId } from '$domain/ids';
-import { customEntry, sessionHeader, userMessageEntry } from '$domain/journal/entry';
-import { graphLayout } from '$domain/journal/graphLayout';
-import { SessionJournal } from '$domain/journal/journal';
-import { SEED_DESK_CUSTOM_TYPE } from '$domain/snapshot';
 import { columnsOf, GraphColumnsSchema, rowsFromColumns } from './graphColumns';
+import { sampleGraphRows } from './graphSample.testkit';
 
 // The graph travels as columns; the page must get back exactly the rows the worker laid out.
 
-function branchyRows() {
-  const place = (id: string, parentId: string | null) => ({ id: asEntryId(id), parentId: parentId === null ? null : asEntryId(parentId), timestamp: '2026-05-01T12:00:00.000Z' });
-  const entries = [
-    userMessageEntry('hello', place('a', null)),
-    customEntry(SEED_DESK_CUSTOM_TYPE, { version: 1, agentEnabled: true, quantities: { 'basil-genovese': 2 } }, place('d', 'a')),
-    customEntry(SEED_DESK_CUSTOM_TYPE, { version: 1, agentEnabled: true, quantities: { tomato: 1 } }, place('bad', 'd')),
-    userMessageEntry('sibling', place('b', 'a')),
-    userMessageEntry('another sibling', place('c', 'a')),
-    userMessageEntry('under b', place('e', 'b')),
-  ];
-  const journal = SessionJournal.fromEntries(sessionHeader(asSessionId('s'), '2026-05-01T12:00:00.000Z', '/'), entries);
-  journal.appendLabel(asEntryId('d'), 'checkpoint', { id: asEntryId('l1'), timestamp: '2026-05-01T12:00:01.000Z' });
-  journal.moveLeaf(asEntryId('bad'));
-  return graphLayout(journal);
-}
-
 describe('graph columns', () => {
   it('carry every row graphLayout builds through a message and back, unchanged', () => {
-    const rows = branchyRows();
+    const rows = sampleGraphRows();
     // The layout exercises what the columns must carry: forks, lanes passing through, a label, desks, a corrupt one.
     expect(rows.some((row) => row.forks.length > 0)).toBe(true);
     expect(rows.some((row) => row.through.length > 0)).toBe(true);
@@ -41,7 +21,7 @@ describe('graph columns', () => {
   });
 
   it('are refused when they disagree in length or name a row, a kind or an edge that does not exist', () => {
-    const columns = columnsOf(branchyRows());
+    const columns = columnsOf(sampleGraphRows());
     expect(GraphColumnsSchema.safeParse({ ...columns, text: { ...columns.text, ends: columns.text.ends.subarray(1) } }).success).toBe(false);
     expect(GraphColumnsSchema.safeParse({ ...columns, ids: { ...columns.ids, joined: `${columns.ids.joined}x` } }).success).toBe(false);
     expect(GraphColumnsSchema.safeParse({ ...columns, places: columns.places.subarray(3) }).success).toBe(false);
