@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import { openTool as openAnyTool } from '../support';
 
 /**
  * What the demos read and press in the workspace, by role and accessible name: the lesson panel,
@@ -23,18 +24,8 @@ export async function openWorkspace(page: Page, hash = ''): Promise<void> {
   await expect(page.getByRole('tablist', { name: 'Tools' }).or(page.getByRole('heading', { name: 'Tool call: seed_desk' })).first()).toBeVisible();
 }
 
-/**
- * Opens a Tools tab before its controls are used. Does nothing on a page without the tab list (every
- * panel is then on the page) or when the tab is already open. The panel loads on first open; the
- * locators used next wait for it.
- */
-export async function openTool(page: Page, name: ToolTabName): Promise<void> {
-  const tablist = page.getByRole('tablist', { name: 'Tools' });
-  if ((await tablist.count()) === 0) return;
-  const tab = tablist.getByRole('tab', { name, exact: true });
-  if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click();
-  await expect(tab).toHaveAttribute('aria-selected', 'true');
-}
+/** Opens a Tools tab before its controls are used: support.ts's `openTool`, for the tab names the demos know. */
+export const openTool = (page: Page, name: ToolTabName): Promise<void> => openAnyTool(page, name);
 
 /** Lines in the Command output, without the "Nothing yet" placeholder of an empty output. */
 export function outputLines(page: Page): Locator {

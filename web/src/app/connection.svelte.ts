@@ -1,8 +1,6 @@
 import type { Changes, RequestBody, RequestType, ResultOf, TopicUpdate } from '../protocol/messages';
 import { WorkerClient, type ChangeCause } from './workerClient';
 
-export { ROUND_TRIP_MEASURE } from './workerClient';
-
 type UpdateOf<T extends TopicUpdate['topic']> = Extract<TopicUpdate, { topic: T }>;
 type Listeners = { [T in TopicUpdate['topic']]?: (update: UpdateOf<T>) => void };
 

@@ -11,7 +11,6 @@ import { Sessions } from './sessions.svelte';
 import { ToolCalls } from './toolCalls.svelte';
 
 export { isHumanMutation, MEANWHILE_ITEM, STEP_BACK_PAST_INVALID, type OutputLine } from './commandLine.svelte';
-export { ROUND_TRIP_MEASURE } from './connection.svelte';
 export { TREE_RENDER_MEASURE } from './sessionTree.svelte';
 
 /** What the first screen shows from the start: the conversation, the events, the graph and the session list. */

@@ -2,10 +2,10 @@ import '$domain/zodSetup';
 import * as z from 'zod/mini';
 
 /**
- * One row of the session graph as the worker sends it (`graphLayout` in domain/journal/graphLayout.ts
- * builds it; see the field comments there). Parsed on the page like every worker message. To be
- * added to the protocol as the `graph` request's result:
- * `graph: z.object({ rows: z.array(GraphRowSchema), leafId: z.nullable(z.string()) })`.
+ * One row of the session graph as the view draws it (`graphLayout` in domain/journal/graphLayout.ts
+ * builds it; see the field comments there). Rows travel as columns (`graphColumns.ts`), which
+ * reuse the kind and desk schemas below; `GraphRowSchema` checks a row that travels alone (the
+ * graph demo bench) and gives the view its row type.
  */
 export const GraphKindSchema = z.enum(['user', 'assistant', 'tool-result', 'seed-desk', 'label', 'extension', 'other']);
 export type GraphKind = z.infer<typeof GraphKindSchema>;
