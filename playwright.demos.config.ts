@@ -40,7 +40,11 @@ export default defineConfig({
   webServer: {
     // --bypass-lock: Vite 8 refuses a second build or preview of one project at a time, but each run
     // here has its own build folder and port, so an e2e run beside the demos is safe.
-    command: `npx vite build --bypass-lock --outDir ../${DIST} && npx vite preview --bypass-lock --outDir ../${DIST} --host 127.0.0.1 --port ${PORT} --strictPort`,
+    // DEMO_PREBUILT names a build folder another stage just made (npm test passes the e2e suite's
+    // dist/): the demos preview it instead of building the same sources again.
+    command: process.env.DEMO_PREBUILT
+      ? `npx vite preview --bypass-lock --outDir ../${process.env.DEMO_PREBUILT} --host 127.0.0.1 --port ${PORT} --strictPort`
+      : `npx vite build --bypass-lock --outDir ../${DIST} && npx vite preview --bypass-lock --outDir ../${DIST} --host 127.0.0.1 --port ${PORT} --strictPort`,
     url: `http://127.0.0.1:${PORT}`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,

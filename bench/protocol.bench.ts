@@ -6,6 +6,8 @@
  *  - baseline 2: an echo between the page and a bare worker (a message the size of a request),
  *    sent as a request is: one message after the page drew a frame and went idle (the echo timed
  *    back to back, both threads awake, is printed beside it);
+ *  - for information, the floor of a store held by a worker: the page asks a bare worker for a
+ *    bare put+commit and waits for its answer; and, under Confirm, the commit's own round trip;
  *  - "/seeds query typed → answer shown" and "Confirm clicked → desk table and revision updated",
  *    timed in the page from the input event to the DOM mutation, as ratios of baseline 1;
  *  - a request that changes nothing (`/seeds query bean`): the worker round trip the page measures
@@ -27,14 +29,39 @@ const COUNT_POSTS = `(() => {
   Worker.prototype.postMessage = function (...args) { window.__posts++; return post.apply(this, args); };
 })()`;
 
+/** The bench's own worker: echoes a message, or (`put: true`) does a bare put+commit first. */
+const ECHO_WORKER = `
+const opened = new Promise((resolve, reject) => {
+  indexedDB.deleteDatabase('bench-bare-worker');
+  const request = indexedDB.open('bench-bare-worker', 1);
+  request.onupgradeneeded = () => request.result.createObjectStore('entries', { keyPath: 'seq', autoIncrement: true });
+  request.onsuccess = () => resolve(request.result);
+  request.onerror = () => reject(request.error);
+});
+self.onmessage = async (event) => {
+  if (!event.data.put) return self.postMessage(event.data);
+  const tx = (await opened).transaction('entries', 'readwrite');
+  tx.objectStore('entries').add({ id: String(event.data.id), entry: { type: 'custom', data: { version: 1, agentEnabled: false, quantities: { 'basil-genovese': 2 } } } });
+  tx.oncomplete = () => self.postMessage(event.data.id);
+};`;
+
 /**
  * Baselines measured in the app's page: bare put+commits and a bare worker echo. Two puts,
  * alternating: of a bare record into a store without indexes, and of the record the journal store
  * writes into a store with its exact schema (keyPath and the three indexes of storeSchema.ts), as
  * the checked-commit benchmark (bench/browser/commitBench.ts) defines its baseline.
  */
-async function baselines(page: Page, rounds: number): Promise<{ put: number[]; entryPut: number[]; echo: number[]; idleEcho: number[] }> {
-  return page.evaluate<{ put: number[]; entryPut: number[]; echo: number[]; idleEcho: number[] }>(`(async () => {
+interface Baselines {
+  put: number[];
+  entryPut: number[];
+  echo: number[];
+  idleEcho: number[];
+  /** A bare put+commit done by a worker at the page's request, timed in the page after an idle frame. */
+  workerPut: number[];
+}
+
+async function baselines(page: Page, rounds: number): Promise<Baselines> {
+  return page.evaluate<Baselines>(`(async () => {
     const open = (name, upgrade) => new Promise((resolve, reject) => {
       indexedDB.deleteDatabase(name);
       const request = indexedDB.open(name, 1);
@@ -108,8 +135,21 @@ async function baselines(page: Page, rounds: number): Promise<{ put: number[]; e
       }
       idleEcho.push(total / 10);
     }
+    // The floor of any store a worker holds: the page asks, the worker does a bare put+commit, answers.
+    const putOnce = (i) => new Promise((resolve) => {
+      worker.onmessage = resolve;
+      worker.postMessage({ id: i, put: true });
+    });
+    await putOnce(-1);
+    const workerPut = [];
+    for (let i = 0; i < ${rounds}; i++) {
+      await frame();
+      const start = performance.now();
+      await putOnce(i);
+      workerPut.push(performance.now() - start);
+    }
     worker.terminate();
-    return { put, entryPut, echo, idleEcho };
+    return { put, entryPut, echo, idleEcho, workerPut };
   })()`);
 }
 
@@ -118,8 +158,17 @@ async function baselines(page: Page, rounds: number): Promise<{ put: number[]; e
  * MutationObservers: Playwright's own polling would run on the main thread and delay the very
  * messages being timed.
  */
-async function uiRounds(page: Page): Promise<{ query: number[]; confirm: number[]; lineTrips: number[]; maxPerAction: number }> {
-  return page.evaluate<{ query: number[]; confirm: number[]; lineTrips: number[]; maxPerAction: number }>(`(async () => {
+interface UiRounds {
+  query: number[];
+  confirm: number[];
+  lineTrips: number[];
+  /** The commit request's round trip under Confirm: posted → answer received and parsed, before any drawing. */
+  commitTrips: number[];
+  maxPerAction: number;
+}
+
+async function uiRounds(page: Page): Promise<UiRounds> {
+  return page.evaluate<UiRounds>(`(async () => {
     const rounds = ${ROUNDS};
     const input = document.querySelector('input[placeholder^="/seeds query"]');
     const output = document.querySelector('ol[aria-label="Command output"]');
@@ -172,8 +221,10 @@ async function uiRounds(page: Page): Promise<{ query: number[]; confirm: number[
       perAction.push(window.__posts - posts);
       await frame();
     }
-    const lineTrips = performance.getEntriesByName('seed-desk:worker-round-trip').filter((entry) => entry.detail === 'line').slice(0, rounds).map((entry) => entry.duration);
-    return { query, confirm, lineTrips, maxPerAction: Math.max(...perAction) };
+    const trips = performance.getEntriesByName('seed-desk:worker-round-trip');
+    const lineTrips = trips.filter((entry) => entry.detail === 'line').slice(0, rounds).map((entry) => entry.duration);
+    const commitTrips = trips.filter((entry) => entry.detail === 'commit').slice(-rounds).map((entry) => entry.duration);
+    return { query, confirm, lineTrips, commitTrips, maxPerAction: Math.max(...perAction) };
   })()`);
 }
 
@@ -200,7 +251,7 @@ async function main(): Promise<void> {
   await withBrowser(async (browser) => {
     // No service worker, so the bench's own echo worker file is fetched from the network, where the bench answers it.
     const context = await browser.newContext({ serviceWorkers: 'block' });
-    await context.route('**/bench-echo-worker.js', (route) => route.fulfill({ contentType: 'text/javascript', body: 'self.onmessage = (e) => self.postMessage(e.data);' }));
+    await context.route('**/bench-echo-worker.js', (route) => route.fulfill({ contentType: 'text/javascript', body: ECHO_WORKER }));
     const page = await context.newPage();
     page.on('crash', () => console.error('The page crashed.'));
     page.on('pageerror', (error) => console.error('page error:', error.message));
@@ -216,6 +267,7 @@ async function main(): Promise<void> {
     const entryPut = [...first.entryPut, ...second.entryPut];
     const echo = [...first.echo, ...second.echo];
     const idleEcho = [...first.idleEcho, ...second.idleEcho];
+    const workerPut = [...first.workerPut, ...second.workerPut];
     const idleEchoP50 = percentile(idleEcho, 50);
     const putP50 = percentile(put, 50);
     const entryPutP50 = percentile(entryPut, 50);
@@ -232,6 +284,9 @@ async function main(): Promise<void> {
       { measure: 'bare worker echo p50, back to back (hot; for information)', value: ms(echo, 50), target: '', met: null },
       { measure: 'bare worker echo p50, one after an idle frame, as a request is sent (baseline)', value: ms(idleEcho, 50), target: '', met: null },
       { measure: '/seeds query typed → answer shown p50 / bare put', value: `${ms(ui.query, 50)} = ${queryRatio.toFixed(2)}×`, target: '≤ 5×', met: queryRatio <= 5 },
+      { measure: 'bare put+commit in a worker, asked by the page and answered, p50 / bare put (the floor of a worker-held store)', value: `${ms(workerPut, 50)} = ${(percentile(workerPut, 50) / putP50).toFixed(2)}×`, target: '', met: null },
+      // What no drawing can beat: the commit's round trip alone, before the page draws anything.
+      { measure: 'of which the commit round trip (posted → answer parsed) p50 / bare put', value: `${ms(ui.commitTrips, 50)} = ${(percentile(ui.commitTrips, 50) / putP50).toFixed(2)}×`, target: '', met: null },
       { measure: 'Confirm → desk table and revision updated p50 / bare put', value: `${ms(ui.confirm, 50)} = ${confirmRatio.toFixed(2)}×`, target: '≤ 6×', met: confirmRatio <= 6 },
       { measure: 'request that changes nothing: round trip p50', value: ms(ui.lineTrips, 50), target: '≤ 1 ms', met: tripP50 <= 1 },
       { measure: 'request that changes nothing: round trip / echo after an idle frame, p50', value: `${tripRatio.toFixed(1)}× (${hotRatio.toFixed(1)}× the hot echo)`, target: '≤ 10×', met: tripRatio <= 10 },

@@ -169,12 +169,15 @@ test('two tabs see each other’s appends, keep their own leaves, and can both r
   await openPlayground(second);
   await expect(tree(second).getByRole('treeitem').filter({ hasText: 'shared start' })).toBeVisible();
 
+  // Back to the first tab, as a person would before using it (a tab behind another barely draws).
+  await page.bringToFront();
   await confirmReservation(page, '/seeds reserve marigold-french 3');
   await expectDesk(page, 'marigold-french', 0, 3);
   // The other tab sees the new entry appear live, but its leaf stays on "shared start".
   await expect(tree(second).getByRole('treeitem').filter({ hasText: 'marigold-french 3' })).toBeVisible();
   await expectDesk(second, 'marigold-french', 3, 0);
 
+  await second.bringToFront();
   await confirmReservation(second, '/seeds reserve marigold-french 3');
   await expectDesk(second, 'marigold-french', 0, 3);
   await expect(tree(page).getByRole('treeitem').filter({ hasText: 'marigold-french 3' })).toHaveCount(2);

@@ -179,6 +179,8 @@ test('the reopen and reload notices name another tab when its append moved the l
   await expect(other.getByRole('list', { name: 'Active branch' })).toContainText('a note from the other tab');
   // The other tab's append reaches this tab's tree; this tab's leaf stays on its own entry.
   await expect(page.getByRole('tree', { name: 'Session tree' })).toContainText('a note from the other tab');
+  // Back to the first tab, as a person would before using it (a tab behind another barely draws).
+  await page.bringToFront();
   await page.getByRole('button', { name: 'Reopen session' }).click();
   const notice = page.getByRole('note').filter({ hasText: 'Another tab appended' });
   await expect(notice).toBeVisible();

@@ -70,6 +70,16 @@ for (const size of SIZES) {
         await expectInViewport(page, page.getByRole('table', { name: 'Seed desk' }), 'desk table');
         await expectInViewport(page, region(page, 'Session graph'), 'Session graph region');
         await expectInViewport(page, region(page, 'Tools'), 'Tools region');
+        // At rest no box that scrolls cuts what the learner uses (the desk's settings row and the last
+        // steps once sat half under their boxes' edges at 1280×800). A ratio of 1 counts ancestors' clipping.
+        for (const control of [
+          page.getByRole('checkbox', { name: 'Interactive UI' }),
+          page.getByRole('button', { name: 'Reopen session' }),
+          page.getByRole('list', { name: 'Steps' }).getByRole('listitem').last(),
+          page.getByRole('button', { name: 'Next step' }),
+        ]) {
+          await expect(control).toBeInViewport({ ratio: 1 });
+        }
         // A long conversation scrolls inside its own box; the window still does not.
         for (let index = 0; index < 12; index++) await run(page, `message ${index}`);
         await expect(output(page)).toContainText('message 11');

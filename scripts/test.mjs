@@ -60,7 +60,11 @@ const e2eExit = run(process.execPath, ['scripts/e2e.mjs']);
 
 // demos.mjs prints its own "Lesson demos (Playwright, Chromium at …)…" header; the demos have their own default port.
 console.log('');
-const demosExit = run(process.execPath, ['scripts/demos.mjs']);
+// As a stage of the suite the demos check the lessons; the traces they exist to show are for
+// `npm run demos`, and recording them costs time. They preview the build the e2e stage just made.
+const e2eDist = process.env.E2E_PORT && process.env.E2E_PORT !== '4173' ? `dist-e2e-${process.env.E2E_PORT}` : 'dist';
+process.env.DEMO_PREBUILT = e2eDist;
+const demosExit = run(process.execPath, ['scripts/demos.mjs', '--trace', 'off']);
 
 /** A Playwright JSON report's counts: a flaky test passed on retry. */
 const playwrightCounts = ({ stats }) => ({

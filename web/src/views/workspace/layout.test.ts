@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { CENTRE_MIN, DEFAULT_SIZES, readSizes, SIZE_LIMITS, withSize, writeSizes } from './layout';
+import { CENTRE_MIN, DEFAULT_SIZES, normalizeSizes, readSizes, SIZE_LIMITS, withSize, writeSizes } from './layout';
 import { sizesAfterKey, sizesFromPointer } from './resize';
 
 describe('workspace sizes', () => {
+  it('starts from a layout that is already valid: the defaults come back unchanged', () => {
+    expect(normalizeSizes(DEFAULT_SIZES)).toEqual(DEFAULT_SIZES);
+    expect(DEFAULT_SIZES.lesson + DEFAULT_SIZES.desk).toBeLessThanOrEqual(100 - CENTRE_MIN);
+  });
+
   it('keeps each size within its limits', () => {
     expect(withSize(DEFAULT_SIZES, 'tools', 5).tools).toBe(SIZE_LIMITS.tools.min);
     expect(withSize(DEFAULT_SIZES, 'tools', 99).tools).toBe(SIZE_LIMITS.tools.max);

@@ -35,7 +35,8 @@ export const SIZE_LIMITS: Readonly<Record<Resizable, { min: number; max: number 
 /** The session graph keeps at least this share of the width, whatever the side columns ask for. */
 export const CENTRE_MIN = 30;
 
-export const DEFAULT_SIZES: WorkspaceSizes = { lesson: 24, desk: 30, tools: 40 };
+/** The lesson, the wordiest column, gets 25%: at 1280 px its summary and step fit one screen (docs/decisions.md). */
+export const DEFAULT_SIZES: WorkspaceSizes = { lesson: 25, desk: 30, tools: 40 };
 
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
 const tenth = (value: number) => Math.round(value * 10) / 10;
