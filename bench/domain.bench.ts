@@ -66,8 +66,8 @@ export function runDomainBench(): { rows: string[][]; ratios: Ratios } {
   const ops = journals.map(({ size, journal }) => {
     const leaf = journal.leafId;
     return {
-      revision: () => timeOp(() => journal.revision(leaf), { batch: 20_000, samples: 5 }),
-      state: () => timeOp(() => journal.state(leaf), { batch: 20_000, samples: 5 }),
+      revision: () => timeOp(() => journal.revision(leaf), { batch: 20_000, samples: 15 }),
+      state: () => timeOp(() => journal.state(leaf), { batch: 20_000, samples: 15 }),
       walk: () => timeOp(() => reconstructBranch(journal.sessionId, journal.branch(leaf)), { batch: 200, samples: 5 }),
       scan: () => timeOp(() => naiveScan(journal), { batch: size >= 100_000 ? 3 : size >= 10_000 ? 20 : 200, samples: 3 }),
     };
@@ -75,8 +75,17 @@ export function runDomainBench(): { rows: string[][]; ratios: Ratios } {
   // Round-robin over the sizes so drift on a noisy machine hits every size alike; median of rounds.
   const ROUNDS = 9;
   const collected = ops.map(() => ({ revision: [] as number[], state: [] as number[], walk: [] as number[], scan: [] as number[] }));
-  for (let round = 0; round < ROUNDS; round++) {
+  // Round -1 only warms up: every operation on every size runs before any is timed, so the JIT has
+  // settled on code that serves all sizes (timing 1k first, while it still specialised, made 1k
+  // look slower than 100k in some runs).
+  for (let round = -1; round < ROUNDS; round++) {
     ops.forEach((op, i) => {
+      if (round < 0) {
+        op.revision();
+        op.state();
+        op.walk();
+        return;
+      }
       const bucket = collected[i]!;
       bucket.revision.push(op.revision());
       bucket.state.push(op.state());
