@@ -45,12 +45,6 @@ self.onmessage = async (event) => {
   tx.oncomplete = () => self.postMessage(event.data.id);
 };`;
 
-/**
- * Baselines measured in the app's page: bare put+commits and a bare worker echo. Two puts,
- * alternating: of a bare record into a store without indexes, and of the record the journal store
- * writes into a store with its exact schema (keyPath and the three indexes of storeSchema.ts), as
- * the checked-commit benchmark (bench/browser/commitBench.ts) defines its baseline.
- */
 interface Baselines {
   put: number[];
   entryPut: number[];
@@ -60,6 +54,12 @@ interface Baselines {
   workerPut: number[];
 }
 
+/**
+ * Baselines measured in the app's page: bare put+commits and a bare worker echo. Two puts,
+ * alternating: of a bare record into a store without indexes, and of the record the journal store
+ * writes into a store with its exact schema (keyPath and the three indexes of storeSchema.ts), as
+ * the checked-commit benchmark (bench/browser/commitBench.ts) defines its baseline.
+ */
 async function baselines(page: Page, rounds: number): Promise<Baselines> {
   return page.evaluate<Baselines>(`(async () => {
     const open = (name, upgrade) => new Promise((resolve, reject) => {

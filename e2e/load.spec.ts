@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { confirmDialogByKeyboard, dialog, expectDesk, openPlayground, openTool, run, tree } from './support';
+import { confirmDialogByKeyboard, confirmReservation, expectDesk, openPlayground, openTool, run, tree } from './support';
 
 const ROUNDS = 100;
 
@@ -9,9 +9,7 @@ const ROUNDS = 100;
  * Enter in its dialog. Of two tabs one is always behind the other, where a click waits seconds.
  */
 async function commitOnce(page: Page, round: number, id: string): Promise<void> {
-  await run(page, `/seeds ${round % 2 === 0 ? 'reserve' : 'release'} ${id} 1`);
-  await expect(dialog(page)).toBeVisible();
-  await confirmDialogByKeyboard(page);
+  await confirmReservation(page, `/seeds ${round % 2 === 0 ? 'reserve' : 'release'} ${id} 1`, confirmDialogByKeyboard);
 }
 
 test('two pages × 100 interleaved commits on one session: each appended once, a valid tree, each branch right', async ({ context, browser }) => {

@@ -67,10 +67,11 @@ async function settled(page: Page): Promise<void> {
   await expect(dialog(page)).toBeHidden();
 }
 
-export async function confirmReservation(page: Page, line: string): Promise<void> {
+/** Types a change, waits for its dialog and confirms it (by click unless `confirm` says otherwise). */
+export async function confirmReservation(page: Page, line: string, confirm: (page: Page) => Promise<void> = confirmDialog): Promise<void> {
   await run(page, line);
   await expect(dialog(page)).toBeVisible();
-  await confirmDialog(page);
+  await confirm(page);
 }
 
 export async function grantAgent(page: Page): Promise<void> {

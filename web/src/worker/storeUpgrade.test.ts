@@ -35,18 +35,27 @@ function request<T>(r: IDBRequest<T>): Promise<T> {
   });
 }
 
+/** The stores and indexes DB_VERSION 1 created, exactly as it named them. */
+function createV1Stores(db: IDBDatabase): void {
+  db.createObjectStore('sessions', { keyPath: 'id' });
+  const entries = db.createObjectStore('entries', { keyPath: 'seq', autoIncrement: true });
+  entries.createIndex('byId', ['sessionId', 'id'], { unique: true });
+  entries.createIndex('byParent', ['sessionId', 'parentKey']);
+  entries.createIndex('bySession', ['sessionId', 'seq']);
+  db.createObjectStore('meta');
+}
+
+function completed(tx: IDBTransaction): Promise<void> {
+  return new Promise((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onerror = () => reject(tx.error);
+  });
+}
+
 /** Writes `name` exactly as DB_VERSION 1 did: its schema, its record shape, appends interleaved. */
 async function writeV1(name: string): Promise<void> {
   const open = indexedDB.open(name, 1);
-  open.onupgradeneeded = () => {
-    const db = open.result;
-    db.createObjectStore('sessions', { keyPath: 'id' });
-    const entries = db.createObjectStore('entries', { keyPath: 'seq', autoIncrement: true });
-    entries.createIndex('byId', ['sessionId', 'id'], { unique: true });
-    entries.createIndex('byParent', ['sessionId', 'parentKey']);
-    entries.createIndex('bySession', ['sessionId', 'seq']);
-    db.createObjectStore('meta');
-  };
+  open.onupgradeneeded = () => createV1Stores(open.result);
   const db = await request(open);
   const tx = db.transaction(['sessions', 'entries', 'meta'], 'readwrite');
   const sessions = tx.objectStore('sessions');
@@ -72,10 +81,7 @@ async function writeV1(name: string): Promise<void> {
     });
   }
   tx.objectStore('meta').put(A, 'lastSession');
-  await new Promise<void>((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error);
-  });
+  await completed(tx);
   db.close();
 }
 
@@ -126,13 +132,9 @@ describe('JournalStore on a database written by v1', () => {
 async function writeV2(name: string, sessionId: SessionId, entries: readonly JournalEntry[], perSegment: number): Promise<void> {
   const open = indexedDB.open(name, 2);
   open.onupgradeneeded = () => {
+    // v2 kept v1's stores and added the segments and the index records.
     const db = open.result;
-    db.createObjectStore('sessions', { keyPath: 'id' });
-    const records = db.createObjectStore('entries', { keyPath: 'seq', autoIncrement: true });
-    records.createIndex('byId', ['sessionId', 'id'], { unique: true });
-    records.createIndex('byParent', ['sessionId', 'parentKey']);
-    records.createIndex('bySession', ['sessionId', 'seq']);
-    db.createObjectStore('meta');
+    createV1Stores(db);
     db.createObjectStore('segments', { keyPath: ['sessionId', 'index'] });
     db.createObjectStore('imports', { keyPath: 'sessionId' });
   };
@@ -150,10 +152,7 @@ async function writeV2(name: string, sessionId: SessionId, entries: readonly Jou
   const last = layout.last!;
   tx.objectStore('entries').add({ sessionId, id: last.entry.id, parentKey: last.parentId ?? '', entry: last.entry, deskHead: last.desk.deskHead, deskLink: last.desk.deskLink, ...last.tally });
   tx.objectStore('meta').put(sessionId, 'lastSession');
-  await new Promise<void>((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error);
-  });
+  await completed(tx);
   db.close();
 }
 
