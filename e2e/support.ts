@@ -117,11 +117,12 @@ export async function revisionText(page: Page): Promise<string> {
   return (await page.getByLabel('Revision', { exact: true }).textContent()) ?? '';
 }
 
-/** Opens a tab of the Tools tablist (its panel loads on first open); nothing to do where there is no tablist. */
+/** Opens a tab of the Tools tablist; its panel loads on first open. */
 export async function openTool(page: Page, name: string): Promise<void> {
-  const tools = page.getByRole('tablist', { name: 'Tools' });
-  if ((await tools.count()) === 0) return;
-  const tab = tools.getByRole('tab', { name, exact: true });
+  // The Tools region loads its own chunk after the first paint: wait for the tab rather than
+  // assume it is there (a count taken too early once skipped the click and failed the test later).
+  const tab = page.getByRole('tablist', { name: 'Tools' }).getByRole('tab', { name, exact: true });
+  await expect(tab).toBeVisible();
   if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click();
   await expect(tab).toHaveAttribute('aria-selected', 'true');
 }
