@@ -78,9 +78,11 @@ export function decideReservation(state: BranchState, request: ReservationReques
     return refuse(refusal('ui-required', `A human ${request.action} needs a confirmation dialog, and no interactive UI is available.`));
   }
   if (!state.ok) return refuse(corruptRefusal(state));
+  // #region grant-check: the agent acts only where the human switched it on
   if (request.actor === 'agent' && !state.snapshot.agentEnabled) {
     return refuse(refusal('agent-disabled', 'The agent may not change reservations on this branch: the human has not run /seeds agent on here.'));
   }
+  // #endregion
   if (!isFixtureId(request.id)) {
     return refuse(invalidTargetRefusal(request.id));
   }

@@ -34,9 +34,11 @@ export const ROOT_LINK: DeskLinkState = { ok: true, snapshot: EMPTY_SNAPSHOT };
  * valid entry never launders an earlier invalid one.
  */
 export function foldDeskEntry(above: DeskLinkState, entry: JournalEntry): DeskLinkState {
+  // #region validate-every-snapshot: one invalid entry makes the branch corrupt, whatever follows
   if (!above.ok) return above;
   const parsed = parseSnapshot(entry['data']);
   return parsed.ok ? { ok: true, snapshot: parsed.snapshot } : { ok: false, corruptEntryId: entry.id, problem: parsed.problem };
+  // #endregion
 }
 
 /**

@@ -12,7 +12,7 @@ test('cancelling a reservation appends nothing; repeating it and confirming rese
   await expect(dialog(page)).toContainText('basil-genovese');
   await dialog(page).getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog(page)).toBeHidden();
-  await expect(output(page)).toContainText('Cancelled: nothing was appended');
+  await expect(output(page)).toContainText('Cancelled: nothing was changed');
   expect(await journalLineCount(page)).toBe(linesBefore);
   await expectDesk(page, 'basil-genovese', 8, 0);
 

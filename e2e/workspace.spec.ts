@@ -254,7 +254,7 @@ test('the confirmation dialog is modal, shows its machine, and the race happens 
   // Escape cancels, and focus returns to the Command box.
   await page.keyboard.press('Escape');
   await expect(dialog(page)).toBeHidden();
-  await expect(output(page)).toContainText('Cancelled: nothing was appended');
+  await expect(output(page)).toContainText('Cancelled: nothing was changed');
   await expect(page.getByRole('group', { name: 'Confirmation machine' })).toContainText('Confirmation state: cancelled');
   await expect(page.getByRole('textbox', { name: 'Command' })).toBeFocused();
 });

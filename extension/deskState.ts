@@ -14,6 +14,7 @@ export const STATUS_KEY = 'seed-desk';
  * part in it, so only they are carried over; their `data` is the untrusted part and is parsed there.
  */
 export function readDesk(ctx: ExtensionContext): BranchState {
+  // #region read-desk-branch: only the active branch, root to leaf, never the whole file
   const sessionManager = ctx.sessionManager;
   const deskEntries: JournalEntry[] = [];
   for (const entry of sessionManager.getBranch()) {
@@ -22,6 +23,7 @@ export function readDesk(ctx: ExtensionContext): BranchState {
     }
   }
   return reconstructBranch(asSessionId(sessionManager.getSessionId()), deskEntries);
+  // #endregion
 }
 
 function isDeskEntry(entry: HostEntry): boolean {
@@ -44,7 +46,12 @@ export function showStatus(ctx: ExtensionContext): void {
  * it is given, so it gets a copy that nothing here can mutate later.
  */
 export function commitSnapshot(pi: ExtensionAPI, ctx: ExtensionContext, snapshot: Snapshot, reason: string): BranchState {
+  // #region single-append: one entry per change, with no await between the decision and here
+  // appendEntry is synchronous and returns nothing: no receipt, and no promise another call could
+  // slip in front of. That keeps this step whole inside one JavaScript run; it is not a lock
+  // between processes.
   pi.appendEntry(SEED_DESK_CUSTOM_TYPE, structuredClone(snapshot));
+  // #endregion
   const state = readDesk(ctx);
   ctx.ui.setStatus(STATUS_KEY, statusLine(state));
   pi.events.emit(SEED_DESK_CHANGED_EVENT, {

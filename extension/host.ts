@@ -61,8 +61,11 @@ export interface ToolDefinition<TDetails> {
 
 export interface CommandDefinition {
   description?: string;
-  /** `args` is the raw text after `/name `, or "" (the host does not trim it). */
-  handler(args: string, ctx: ExtensionContext): Promise<void>;
+  /**
+   * `args` is the raw text after `/name `, or "" (the host does not trim it). The host declares
+   * `Promise<void>` and ignores what the promise resolves to; `unknown` lets a handler return facts.
+   */
+  handler(args: string, ctx: ExtensionContext): Promise<unknown>;
 }
 
 export interface EventBus {

@@ -17,14 +17,18 @@ export function seedDeskTool(pi: ExtensionAPI): ToolDefinition<ToolDetails> {
     description: SEED_DESK_TOOL_DESCRIPTION,
     // Unsafe copies the document it is given, so the shared schema object stays untouched.
     parameters: pi.typebox.Type.Unsafe(seedDeskJsonSchema),
+    // #region tool-approval: the host's gate, declared once for every operation
     approval: SEED_DESK_APPROVAL_TIER,
+    // #endregion
     async execute(_toolCallId, params, _signal, _onUpdate, ctx) {
       const plan = planSeedDeskCall(params, readDesk(ctx));
       if (plan.kind === 'error') throw new Error(plan.message);
+      // #region refusals-as-values: a refusal is an ordinary result with details.ok false
       if (plan.kind === 'answer') {
         if (!plan.result.details.ok) ctx.ui.notify(plan.result.content[0].text, 'warning');
         return toHost(plan.result);
       }
+      // #endregion
       // Nothing awaits between the read above and this append, so no other change can land in between.
       const after = commitSnapshot(pi, ctx, plan.snapshot, 'agent-act');
       return toHost(plan.describe(after.revision));

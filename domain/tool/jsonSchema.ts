@@ -1,8 +1,9 @@
-import * as z from 'zod/mini';
-import { SeedDeskArgsSchema } from './schema';
+import seedDeskArgsSchema from './seedDeskArgs.schema.json';
 
 /**
  * The portable form of the argument schema for the real host, whose tool parameters are JSON
- * Schema objects. Kept apart from schema.ts so the worker bundle does not carry the converter.
+ * Schema objects. Written once in zod (schema.ts); this is `z.toJSONSchema` of it, kept as a file
+ * so neither the extension nor the worker carries the converter. `jsonSchema.test.ts` fails when
+ * the two drift (and writes the file again with WRITE_SCHEMA=1).
  */
-export const seedDeskJsonSchema = z.toJSONSchema(SeedDeskArgsSchema);
+export const seedDeskJsonSchema: Readonly<Record<string, unknown>> = seedDeskArgsSchema;

@@ -1,6 +1,6 @@
 import { waitFor } from 'xstate';
 import type { LessonAction } from '../lessons/schema';
-import { isHumanMutation, MEANWHILE_ITEM, STEP_BACK_PAST_INVALID, type Playground } from './playground.svelte';
+import { MEANWHILE_ITEM, STEP_BACK_PAST_INVALID, type Playground } from './playground.svelte';
 
 const SETTLE_TIMEOUT = 10_000;
 
@@ -23,7 +23,7 @@ function fillPlaceholders(args: Record<string, unknown>, playground: Playground)
 }
 
 async function dialogSettled(playground: Playground): Promise<void> {
-  await waitFor(playground.command.confirmation, (snapshot) => !['reading', 'committing'].includes(String(snapshot.value)), { timeout: SETTLE_TIMEOUT });
+  await waitFor(playground.command.confirmation, (snapshot) => !['committing', 'cancelling'].includes(String(snapshot.value)), { timeout: SETTLE_TIMEOUT });
 }
 
 /**
@@ -33,8 +33,8 @@ async function dialogSettled(playground: Playground): Promise<void> {
 export async function perform(playground: Playground, action: LessonAction): Promise<void> {
   switch (action.do) {
     case 'line':
+      // The line's answer has arrived when this resolves; a dialog it opened is open by then.
       await playground.command.runLine(action.text);
-      if (isHumanMutation(action.text)) await dialogSettled(playground);
       return;
     case 'confirm':
     case 'cancel':

@@ -1,4 +1,4 @@
-import type { CommitOutcomeView, HostView } from '../protocol/messages';
+import type { HostView, LineOutcome } from '../protocol/messages';
 import type { CommandLine } from './commandLine.svelte';
 import type { FactLog } from './facts.svelte';
 import { WorkerClient } from './workerClient';
@@ -23,7 +23,7 @@ export class ClosingQuestion {
    * reservation would stand (on that entry's parent) and reserves all 3 marigolds there, as
    * confirmed in its own dialog. Its append reaches this tab like any other tab's.
    */
-  async runTwinTab(): Promise<CommitOutcomeView> {
+  async runTwinTab(): Promise<LineOutcome> {
     const twin = new WorkerClient(new Worker(new URL('../worker/worker.ts', import.meta.url), { type: 'module' }));
     const seen: { view: HostView | null } = { view: null };
     twin.onChanges = (changes) => {
@@ -34,10 +34,11 @@ export class ClosingQuestion {
       await twin.request({ type: 'navigate', target: { by: 'before-last-reservation' } }).catch(() => undefined);
       const placed = seen.view;
       if (!placed) throw new Error('The other tab could not open the session.');
-      const change = { kind: 'reservation', action: 'reserve', id: 'marigold-french', packets: 3 } as const;
-      const result = await twin.request({ type: 'commit', change, expectedRevision: placed.revision });
-      if (result.kind === 'committed') this.facts.note({ kind: 'committed', change, via: 'twin' });
-      this.command.print(result.kind === 'committed' ? 'info' : result.kind, `The other tab: ${result.message}`);
+      // The other tab's human types the command and confirms its dialog, as the learner would.
+      let result = await twin.request({ type: 'line', text: '/seeds reserve marigold-french 3' });
+      if (result.kind === 'confirm') result = await twin.request({ type: 'answerDialog', dialogId: result.dialogId, confirmed: true });
+      if (result.kind === 'committed') this.facts.note({ kind: 'committed', change: result.change, via: 'twin' });
+      this.command.print(result.kind === 'committed' ? 'info' : result.kind === 'refused' || result.kind === 'failed' ? result.kind : 'info', `The other tab: ${result.text}`);
       return result;
     } finally {
       twin.terminate();

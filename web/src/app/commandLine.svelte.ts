@@ -1,7 +1,6 @@
 import { fromPromise, type SnapshotFrom } from 'xstate';
-import { parseSeedsArgs, splitSlashCommand } from '$domain/command/parse';
 import { confirmationMachine } from '../machines/confirmation';
-import type { CommitOutcomeView, DeskChange, LineOutcome } from '../protocol/messages';
+import type { LineOutcome } from '../protocol/messages';
 import type { Connection } from './connection.svelte';
 import type { Desk } from './desk.svelte';
 import type { FactLog } from './facts.svelte';
@@ -13,22 +12,26 @@ export const STEP_BACK_PAST_INVALID = 'The leaf moved back past the invalid entr
 
 export interface OutputLine {
   readonly seq: number;
-  readonly kind: 'input' | 'answer' | 'said' | 'usage' | 'refused' | 'failed' | 'committed' | 'cancelled' | 'info';
+  readonly kind: 'input' | 'answer' | 'said' | 'usage' | 'refused' | 'failed' | 'committed' | 'cancelled' | 'info' | 'error';
   readonly text: string;
 }
 
-/** True for the `/seeds` lines that change the desk and therefore go through a confirmation. */
-export function isHumanMutation(line: string): boolean {
-  const slash = splitSlashCommand(line.trim());
-  if (!slash || slash.name !== 'seeds') return false;
-  const command = parseSeedsArgs(slash.args);
-  return command.kind === 'reservation' || command.kind === 'grant';
+/** How an outcome is printed in the Command output. */
+function lineKind(outcome: LineOutcome): OutputLine['kind'] {
+  switch (outcome.kind) {
+    case 'confirm':
+    case 'notice':
+      return 'info';
+    default:
+      return outcome.kind;
+  }
 }
 
 /**
- * The command line and its transcript ("Command output"), and the confirmation dialog's machine:
- * a desk-changing line opens a dialog (one `line` request), Confirm commits on the revision read
- * then (one `commit` request), Cancel sends nothing.
+ * The command line and its transcript ("Command output"), and the confirmation dialog's machine.
+ * Every line is one `line` request to the worker's host, which runs it as OMP would (a message, or
+ * an extension's command); when the extension asks `ctx.ui.confirm`, the answer is a dialog, and
+ * Confirm or Cancel is one `answerDialog` request.
  */
 export class CommandLine {
   output = $state.raw<OutputLine[]>([]);
@@ -46,8 +49,7 @@ export class CommandLine {
     this.confirmation = runActor(
       confirmationMachine.provide({
         actors: {
-          prepare: fromPromise(({ input }) => this.connection.call({ type: 'line', text: input.line })),
-          commit: fromPromise(({ input }) => this.connection.call({ type: 'commit', change: input.change, expectedRevision: input.expectedRevision })),
+          answer: fromPromise(({ input }) => this.connection.call({ type: 'answerDialog', dialogId: input.dialogId, confirmed: input.confirmed })),
         },
       }),
       (snapshot, previous) => {
@@ -61,15 +63,13 @@ export class CommandLine {
   async runLine(line: string): Promise<void> {
     const text = line.trim();
     if (text.length === 0) return;
-    const before = this.desk.seedDeskEntryCount;
-    if (!isHumanMutation(text)) return this.answerLine(text, before);
-    this.print('input', text);
-    this.dialogBefore = before;
     if (this.dialogIsBusy()) {
+      this.print('input', text);
       this.print('usage', 'A confirmation is already open: confirm or cancel it first.');
       return;
     }
-    this.confirmation.send({ type: 'REQUEST', line: text });
+    this.dialogBefore = this.desk.seedDeskEntryCount;
+    return this.answerLine(text, this.dialogBefore);
   }
 
   /**
@@ -92,11 +92,15 @@ export class CommandLine {
       cancelAnimationFrame(frame);
       echo();
     }
-    if (result.kind === 'confirm') return; // unreachable: mutations go through the dialog
-    this.print(result.kind, result.text);
+    if (result.kind === 'confirm') {
+      if (result.text) this.print('info', result.text);
+      this.confirmation.send({ type: 'OPENED', outcome: result, revision: this.desk.view?.revision ?? null });
+      return;
+    }
+    this.print(lineKind(result), result.text);
     if (result.kind === 'answer') this.facts.note({ kind: 'answer', text: result.text, query: result.query });
     if (result.kind === 'said') this.facts.note({ kind: 'said', text });
-    if (result.kind === 'refused') this.facts.note({ kind: 'refused', code: result.code, via: 'line', deskEntries: this.countsSince(before) });
+    if (result.kind === 'refused') this.facts.note({ kind: 'refused', code: result.code, via: 'line', change: result.change, deskEntries: this.countsSince(before) });
   }
 
   confirm(): void {
@@ -110,7 +114,7 @@ export class CommandLine {
 
   dialogIsBusy(): boolean {
     const state = this.dialog?.value;
-    return state === 'reading' || state === 'open' || state === 'committing';
+    return state === 'open' || state === 'committing' || state === 'cancelling';
   }
 
   /** A line straight to the host, bypassing the dialog: demos that expect a refusal before any dialog. */
@@ -118,26 +122,23 @@ export class CommandLine {
     return this.connection.call({ type: 'line', text, headless });
   }
 
-  /** A human commit with a chosen expected revision, as a dialog would send it after Confirm. */
-  async probeCommit(change: DeskChange, expectedRevision: string, via: 'dialog' | 'compare' = 'dialog'): Promise<CommitOutcomeView> {
-    const before = this.desk.seedDeskEntryCount;
-    const result = await this.connection.call({ type: 'commit', change, expectedRevision });
-    if (result.kind === 'refused') this.facts.note({ kind: 'refused', code: result.code, via, deskEntries: this.countsSince(before) });
-    if (result.kind === 'committed') this.facts.note({ kind: 'committed', change, via: 'dialog' });
-    return result;
+  /** Answers a dialog that `probeLine` opened (the page's own dialog never showed it). */
+  answerProbe(dialogId: string, confirmed: boolean): Promise<LineOutcome> {
+    return this.connection.call({ type: 'answerDialog', dialogId, confirmed });
   }
 
+  /** Another client's already-confirmed `/seeds reserve`, run while the learner's dialog waits. */
   async meanwhileReserve(id: string, packets: number): Promise<void> {
     const result = await this.connection.call({ type: 'meanwhileReserve', id, packets });
     this.facts.note({ kind: 'meanwhile', what: 'reserve' });
-    if (result.kind === 'committed') this.facts.note({ kind: 'committed', change: { kind: 'reservation', action: 'reserve', id, packets }, via: 'meanwhile' });
-    this.print(result.kind === 'committed' ? 'committed' : result.kind, `Meanwhile, another action: ${result.message}`);
+    if (result.kind === 'committed') this.facts.note({ kind: 'committed', change: result.change, via: 'meanwhile' });
+    this.print(lineKind(result), `Meanwhile, another action: ${result.text}`);
   }
 
   /** The Refusals panel's demo entry: an invalid snapshot appended on purpose. */
   async corruptDemo(): Promise<void> {
     const result = await this.connection.call({ type: 'corruptDemo' });
-    this.print(result.kind === 'committed' ? 'info' : result.kind, result.message);
+    this.print(lineKind(result), result.text);
   }
 
   /** The leaf to its parent: a session-tree move while a dialog waits (`meanwhile`), or a plain navigation. */
@@ -157,10 +158,10 @@ export class CommandLine {
   }
 
   private reportDialog(snapshot: SnapshotFrom<typeof confirmationMachine>): void {
-    const { result, change } = snapshot.context;
+    const { result, change, title } = snapshot.context;
     switch (snapshot.value) {
       case 'open':
-        if (change) this.facts.note({ kind: 'dialog-opened', change });
+        this.facts.note({ kind: 'dialog-opened', title });
         break;
       case 'committed':
         this.facts.note({ kind: 'committed', change, via: 'dialog' });
@@ -168,7 +169,7 @@ export class CommandLine {
         break;
       case 'refused':
         if (snapshot.context.code) {
-          this.facts.note({ kind: 'refused', code: snapshot.context.code, via: change ? 'dialog' : 'line', deskEntries: this.countsSince(this.dialogBefore) });
+          this.facts.note({ kind: 'refused', code: snapshot.context.code, via: 'dialog', change, deskEntries: this.countsSince(this.dialogBefore) });
         }
         this.print('refused', result);
         break;

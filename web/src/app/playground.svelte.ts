@@ -10,7 +10,7 @@ import { SessionTree } from './sessionTree.svelte';
 import { Sessions } from './sessions.svelte';
 import { ToolCalls } from './toolCalls.svelte';
 
-export { isHumanMutation, MEANWHILE_ITEM, STEP_BACK_PAST_INVALID, type OutputLine } from './commandLine.svelte';
+export { MEANWHILE_ITEM, STEP_BACK_PAST_INVALID, type OutputLine } from './commandLine.svelte';
 export { TREE_RENDER_MEASURE } from './sessionTree.svelte';
 
 /** What the first screen shows from the start: the conversation, the events, the graph and the session list. */
@@ -59,6 +59,6 @@ export class Playground {
 
   /** An act on this branch with the compared branch's revision. */
   tryOtherRevision(): Promise<void> {
-    return this.tree.tryOtherRevision(this.tool, this.command);
+    return this.tree.tryOtherRevision(this.tool);
   }
 }

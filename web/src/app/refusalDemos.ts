@@ -2,7 +2,7 @@ import { asEntryId, asSessionId } from '$domain/ids';
 import type { RefusalCode } from '$domain/refusal';
 import { revisionOf } from '$domain/revision';
 import type { HostView } from '../protocol/messages';
-import type { Playground } from './playground.svelte';
+import { MEANWHILE_ITEM, type Playground } from './playground.svelte';
 
 export interface Counts {
   readonly seedDeskEntries: number;
@@ -66,8 +66,18 @@ export async function tryRefusal(playground: Playground, code: RefusalCode): Pro
     case 'stale-revision':
       if (agentOn) await tool({ op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: staleRevision(view) });
       else {
-        const outcome = await playground.command.probeCommit({ kind: 'reservation', action: 'reserve', id: 'bean-scarlet', packets: 1 }, staleRevision(view));
-        record(`Confirm a reservation decided on ${staleRevision(view)}`, outcome.message, outcome.kind === 'refused' ? outcome.code : null);
+        // A human command reads the revision itself; the way a stale one reaches it is the race:
+        // a dialog waits, another action lands, then Confirm is judged again.
+        const opened = await playground.command.probeLine('/seeds reserve bean-scarlet 1');
+        if (opened.kind !== 'confirm') {
+          record('/seeds reserve bean-scarlet 1', opened.text, opened.kind === 'refused' ? opened.code : null);
+          break;
+        }
+        await playground.command.meanwhileReserve(MEANWHILE_ITEM, 1);
+        // The other action's entry is the set-up; the counts cover the refused confirmation only.
+        before = counts(playground.view);
+        const outcome = await playground.command.answerProbe(opened.dialogId, true);
+        record(`Confirm /seeds reserve bean-scarlet 1 after another action landed`, outcome.text, outcome.kind === 'refused' ? outcome.code : null);
       }
       break;
     case 'invalid-target':

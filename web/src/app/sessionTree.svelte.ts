@@ -72,21 +72,18 @@ export class SessionTree {
   }
 
   /** An act on THIS branch carrying the compared branch's revision: it must be refused. */
-  async tryOtherRevision(tool: ToolCalls, command: CommandLine): Promise<void> {
+  async tryOtherRevision(tool: ToolCalls): Promise<void> {
     const view = this.desk.view;
     const comparison = this.comparison;
     if (!comparison || !view) return;
+    // Only the agent's act carries a revision of its own choosing: a human command reads the
+    // revision itself. With the agent off here, the act is refused for that first (agent-disabled).
     const revision = comparison.right.revision;
-    if (view.agentEnabled) {
-      const before = this.desk.seedDeskEntryCount;
-      const outcome = await tool.call(JSON.stringify({ op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: revision }), false);
-      this.compareAttempt = outcome.kind === 'result' || outcome.kind === 'failed' ? outcome.text : 'Waiting for host approval…';
-      if (outcome.kind === 'result' && outcome.details?.code) {
-        this.facts.note({ kind: 'refused', code: outcome.details.code, via: 'compare', deskEntries: { before, after: this.desk.seedDeskEntryCount } });
-      }
-    } else {
-      const outcome = await command.probeCommit({ kind: 'reservation', action: 'reserve', id: 'bean-scarlet', packets: 1 }, revision, 'compare');
-      this.compareAttempt = outcome.message;
+    const before = this.desk.seedDeskEntryCount;
+    const outcome = await tool.call(JSON.stringify({ op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: revision }), false);
+    this.compareAttempt = outcome.kind === 'result' || outcome.kind === 'failed' ? outcome.text : 'Waiting for host approval…';
+    if (outcome.kind === 'result' && outcome.details?.code) {
+      this.facts.note({ kind: 'refused', code: outcome.details.code, via: 'compare', change: null, deskEntries: { before, after: this.desk.seedDeskEntryCount } });
     }
   }
 

@@ -196,7 +196,7 @@ const confirmReservation: Checkpoint = (observed) => {
 
 const raceRefused: Checkpoint = (observed) => {
   const bean = rowOf(observed.view, 'bean-scarlet');
-  const opened = factsOf(observed, 'dialog-opened').filter((fact) => isReservation(fact.change, 'reserve', 'bean-scarlet'));
+  const opened = factsOf(observed, 'dialog-opened');
   if (opened.length === 0) return notYet('start a bean reservation and leave its dialog open: type `/seeds reserve bean-scarlet 2`.');
   if (dialogCommits(observed).some((fact) => isReservation(fact.change, 'reserve', 'bean-scarlet'))) {
     return notYet(`Confirm went through because nothing changed while the dialog waited, so bean-scarlet now holds ${bean.reserved}. Reset the lesson, and this time press a "Meanwhile" button before Confirm.`);
@@ -206,7 +206,7 @@ const raceRefused: Checkpoint = (observed) => {
   }
   const stale = opened.flatMap((open) => {
     const first = after(factsOf(observed, 'meanwhile'), open.seq)[0];
-    return first === undefined ? [] : after(factsOf(observed, 'refused'), first.seq).filter((fact) => fact.via === 'dialog' && fact.code === 'stale-revision');
+    return first === undefined ? [] : after(factsOf(observed, 'refused'), first.seq).filter((fact) => fact.via === 'dialog' && fact.code === 'stale-revision' && isReservation(fact.change, 'reserve', 'bean-scarlet'));
   });
   const refusal = stale[0];
   if (!refusal) {
@@ -567,7 +567,7 @@ const revokeAgent: Checkpoint = (observed) => {
 };
 
 const headlessUiRequired: Checkpoint = (observed) => {
-  const opened = factsOf(observed, 'dialog-opened').filter((fact) => fact.change.kind === 'grant');
+  const opened = factsOf(observed, 'dialog-opened');
   const refused = factsOf(observed, 'refused').filter((fact) => fact.via === 'line' && fact.code === 'ui-required' && interactiveAt(observed, fact.seq) === false);
   if (refused.length === 0) {
     if (opened.some((fact) => interactiveAt(observed, fact.seq) !== false)) {
@@ -705,7 +705,8 @@ const queryAfterCommit: Checkpoint = (observed) => {
   const retried = commits.filter((commit) => commit.seq > first.seq && (answer === undefined || commit.seq < answer.seq));
   if (retried.length > 0) return notYet('you committed again before querying. Once Confirm has gone through there is nothing left to cancel: read the desk first, then decide.');
   if (!answer) return notYet('the reservation is committed and its dialog is gone. Before anything else, run `/seeds query` to see what the desk really holds.');
-  const { action, id, packets } = first.change;
+  const { action, id } = first.change;
+  const packets = typeof first.change.packets === 'number' ? first.change.packets : 0;
   const shown = itemIn(answer, id as RowId);
   if (action === 'reserve' && (!shown || shown.reserved < packets || rowOf(observed.view, id as RowId).reserved < packets)) {
     return notYet(`the query does not show the ${packets} ${id} you committed on this branch. Did the leaf move? Reset the lesson.`);

@@ -15,10 +15,12 @@ export type Fact =
   /** A desk query's answer: its text as shown, and what it listed as data. */
   | { readonly kind: 'answer'; readonly text: string; readonly query: QueryAnswer }
   | { readonly kind: 'said'; readonly text: string }
-  | { readonly kind: 'dialog-opened'; readonly change: DeskChange }
+  /** The extension asked `ctx.ui.confirm`; what it was about is known once it is answered. */
+  | { readonly kind: 'dialog-opened'; readonly title: string }
   | { readonly kind: 'cancelled'; readonly change: DeskChange }
   | { readonly kind: 'committed'; readonly change: DeskChange | null; readonly via: 'dialog' | 'meanwhile' | 'twin' }
-  | { readonly kind: 'refused'; readonly code: string; readonly via: 'dialog' | 'line' | 'compare'; readonly deskEntries: DeskEntryCounts }
+  /** `change`: what was asked, when the extension reported it (null for a tool call or a query). */
+  | { readonly kind: 'refused'; readonly code: string; readonly via: 'dialog' | 'line' | 'compare'; readonly change: DeskChange | null; readonly deskEntries: DeskEntryCounts }
   | { readonly kind: 'tool'; readonly args: string; readonly outcome: ToolCallOutcome; readonly deskEntries: DeskEntryCounts }
   | { readonly kind: 'meanwhile'; readonly what: 'reserve' | 'step-back' }
   | { readonly kind: 'navigated'; readonly entryId: string | null }

@@ -1,35 +1,39 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { CommitOutcomeView, DeskChange, LineOutcome } from '../protocol/messages';
+import type { DeskChange, LineOutcome } from '../protocol/messages';
 
 /**
- * A human change as an `await`: read the view and revision, open the dialog, and on Confirm ask
- * the worker to commit with the revision read BEFORE the dialog. While `open`, anything else may
- * happen in the page; that window is what the race demo shows.
+ * The extension's `ctx.ui.confirm` as the page lives it: the extension has stopped at its
+ * `await`, the dialog is open, and anything else may happen in the page meanwhile (that window is
+ * what the race demo shows). Confirm or Cancel is one `answerDialog` request; the extension then
+ * runs on from its `await`, and the machine settles on how that run ended.
  */
 export interface ConfirmationContext {
-  line: string;
-  change: DeskChange | null;
-  /** The revision the human's decision is based on: read before the dialog opened. */
-  revision: string | null;
+  dialogId: string | null;
   title: string;
   message: string;
-  /** The last outcome, for the page to show. */
+  /** The branch's revision when the extension asked (the view's, as the page saw it then). */
+  revision: string | null;
+  /** What the extension said when it opened the dialog (usually nothing). */
+  said: string;
+  /** The change the extension reported once the run ended (null until then). */
+  change: DeskChange | null;
+  /** The last outcome's text, for the page to show. */
   result: string;
   code: string | null;
 }
 
 export type ConfirmationEvent =
-  | { type: 'REQUEST'; line: string }
+  | { type: 'OPENED'; outcome: Extract<LineOutcome, { kind: 'confirm' }>; revision: string | null }
   | { type: 'CONFIRM' }
   | { type: 'CANCEL' }
   | { type: 'DISMISS' };
 
-type Prepared = { outcome: LineOutcome };
-type Committed = { outcome: CommitOutcomeView };
+type Answered = { outcome: LineOutcome; revision?: string | null };
 
-/** The one parameter every guard and action after an invoke takes: what the invoked actor answered. */
-const prepared = ({ event }: { event: { output: LineOutcome } }): Prepared => ({ outcome: event.output });
-const committed = ({ event }: { event: { output: CommitOutcomeView } }): Committed => ({ outcome: event.output });
+/** The one parameter every guard and action after the answer takes: how the extension's run ended. */
+const answered = ({ event }: { event: { output: LineOutcome } }): Answered => ({ outcome: event.output });
+
+const EMPTY: ConfirmationContext = { dialogId: null, title: '', message: '', revision: null, said: '', change: null, result: '', code: null };
 
 export const confirmationMachine = setup({
   types: {
@@ -38,71 +42,46 @@ export const confirmationMachine = setup({
   },
   actors: {
     // Supplied by the page (and by tests) through `.provide()`.
-    prepare: fromPromise<LineOutcome, { line: string }>(async () => {
-      throw new Error('prepare is not provided');
-    }),
-    commit: fromPromise<CommitOutcomeView, { change: DeskChange; expectedRevision: string }>(async () => {
-      throw new Error('commit is not provided');
+    answer: fromPromise<LineOutcome, { dialogId: string; confirmed: boolean }>(async () => {
+      throw new Error('answer is not provided');
     }),
   },
   guards: {
-    // Each guard is a question about the answer, as the diagram shows it: "(if isChangeToConfirm)".
-    isChangeToConfirm: (_, { outcome }: Prepared) => outcome.kind === 'confirm',
-    wasRefusedBeforeDialog: (_, { outcome }: Prepared) => outcome.kind === 'refused',
-    wasCommitted: (_, { outcome }: Committed) => outcome.kind === 'committed',
-    wasRefused: (_, { outcome }: Committed) => outcome.kind === 'refused',
+    // Each guard is a question about how the run ended, as the diagram shows it.
+    askedAgain: (_, { outcome }: Answered) => outcome.kind === 'confirm',
+    wasCommitted: (_, { outcome }: Answered) => outcome.kind === 'committed',
+    wasRefused: (_, { outcome }: Answered) => outcome.kind === 'refused',
+    wasCancelled: (_, { outcome }: Answered) => outcome.kind === 'cancelled',
+    didFail: (_, { outcome }: Answered) => outcome.kind === 'failed' || outcome.kind === 'error',
   },
   actions: {
-    rememberLine: assign((_, { line }: { line: string }) => ({ line, change: null, revision: null, result: '', code: null })),
-    openDialog: assign((_, { outcome }: Prepared) =>
-      outcome.kind === 'confirm' ? { change: outcome.change, revision: outcome.revision, title: outcome.title, message: outcome.message } : {},
+    openDialog: assign(({ context }, { outcome, revision }: Answered) =>
+      outcome.kind === 'confirm'
+        ? { ...EMPTY, dialogId: outcome.dialogId, title: outcome.title, message: outcome.message, said: outcome.text, revision: revision === undefined ? context.revision : revision }
+        : {},
     ),
-    rememberAnswer: assign((_, { outcome }: Prepared) => ({
-      result: outcome.kind === 'confirm' ? '' : outcome.text,
+    rememberEnd: assign((_, { outcome }: Answered) => ({
+      dialogId: null,
+      result: outcome.text,
       code: outcome.kind === 'refused' ? outcome.code : null,
+      change: outcome.kind === 'refused' || outcome.kind === 'cancelled' || outcome.kind === 'committed' ? outcome.change : null,
     })),
-    rememberCommit: assign((_, { outcome }: Committed) => ({ result: outcome.message, code: outcome.kind === 'refused' ? outcome.code : null })),
-    rememberCancel: assign(({ context }) => ({ result: `Cancelled: nothing was appended (${context.title.replace(/\?$/, '')} did not happen).`, code: null })),
-    rememberError: assign((_, { error }: { error: unknown }) => ({ result: `Failed: ${error instanceof Error ? error.message : String(error)}`, code: null })),
+    rememberError: assign((_, { error }: { error: unknown }) => ({ dialogId: null, result: `Failed: ${error instanceof Error ? error.message : String(error)}`, code: null })),
   },
 }).createMachine({
   id: 'confirmation',
   initial: 'idle',
-  context: { line: '', change: null, revision: null, title: '', message: '', result: '', code: null },
+  context: EMPTY,
   states: {
-    idle: {
-      on: { REQUEST: { target: 'reading', actions: { type: 'rememberLine', params: ({ event }) => ({ line: event.line }) } } },
-    },
-    reading: {
-      invoke: {
-        src: 'prepare',
-        input: ({ context }) => ({ line: context.line }),
-        onDone: [
-          { guard: { type: 'isChangeToConfirm', params: prepared }, target: 'open', actions: { type: 'openDialog', params: prepared } },
-          { guard: { type: 'wasRefusedBeforeDialog', params: prepared }, target: 'refused', actions: { type: 'rememberAnswer', params: prepared } },
-          { target: 'answered', actions: { type: 'rememberAnswer', params: prepared } },
-        ],
-        onError: { target: 'failed', actions: { type: 'rememberError', params: ({ event }) => ({ error: event.error }) } },
-      },
-    },
+    idle: { on: settled() },
     open: {
       on: {
         CONFIRM: 'committing',
-        CANCEL: { target: 'cancelled', actions: 'rememberCancel' },
+        CANCEL: 'cancelling',
       },
     },
-    committing: {
-      invoke: {
-        src: 'commit',
-        input: ({ context }) => ({ change: context.change as DeskChange, expectedRevision: context.revision ?? '' }),
-        onDone: [
-          { guard: { type: 'wasCommitted', params: committed }, target: 'committed', actions: { type: 'rememberCommit', params: committed } },
-          { guard: { type: 'wasRefused', params: committed }, target: 'refused', actions: { type: 'rememberCommit', params: committed } },
-          { target: 'failed', actions: { type: 'rememberCommit', params: committed } },
-        ],
-        onError: { target: 'failed', actions: { type: 'rememberError', params: ({ event }) => ({ error: event.error }) } },
-      },
-    },
+    committing: { invoke: answerInvoke(true) },
+    cancelling: { invoke: answerInvoke(false) },
     committed: { on: settled() },
     refused: { on: settled() },
     cancelled: { on: settled() },
@@ -111,12 +90,29 @@ export const confirmationMachine = setup({
   },
 });
 
-/** A settled dialog accepts a new request (or a dismissal); the outcome stays readable until then. */
+/** Confirm and Cancel both answer the dialog; the run's end decides where the machine settles. */
+function answerInvoke(confirmed: boolean) {
+  return {
+    src: 'answer',
+    input: ({ context }: { context: ConfirmationContext }) => ({ dialogId: context.dialogId ?? '', confirmed }),
+    onDone: [
+      { guard: { type: 'askedAgain', params: answered }, target: 'open', actions: { type: 'openDialog', params: answered } },
+      { guard: { type: 'wasCommitted', params: answered }, target: 'committed', actions: { type: 'rememberEnd', params: answered } },
+      { guard: { type: 'wasRefused', params: answered }, target: 'refused', actions: { type: 'rememberEnd', params: answered } },
+      { guard: { type: 'wasCancelled', params: answered }, target: 'cancelled', actions: { type: 'rememberEnd', params: answered } },
+      { guard: { type: 'didFail', params: answered }, target: 'failed', actions: { type: 'rememberEnd', params: answered } },
+      { target: 'answered', actions: { type: 'rememberEnd', params: answered } },
+    ],
+    onError: { target: 'failed', actions: { type: 'rememberError', params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) } },
+  } as const;
+}
+
+/** A settled dialog accepts the next one the extension opens (or a dismissal); the outcome stays readable until then. */
 function settled() {
   return {
-    REQUEST: { target: 'reading', actions: { type: 'rememberLine', params: ({ event }: { event: { line: string } }) => ({ line: event.line }) } },
+    OPENED: { target: 'open', actions: { type: 'openDialog', params: ({ event }: { event: { outcome: LineOutcome; revision: string | null } }) => ({ outcome: event.outcome, revision: event.revision }) } },
     DISMISS: 'idle',
   } as const;
 }
 
-export type ConfirmationStateName = 'idle' | 'reading' | 'open' | 'committing' | 'committed' | 'refused' | 'cancelled' | 'answered' | 'failed';
+export type ConfirmationStateName = 'idle' | 'open' | 'committing' | 'cancelling' | 'committed' | 'refused' | 'cancelled' | 'answered' | 'failed';

@@ -14,8 +14,9 @@ import { GraphColumnsSchema } from './graphColumns';
 
 const RefusalCodeSchema = z.enum(REFUSAL_CODES);
 
+/** A human change as the extension reported it; `packets` stays the typed text when it is not a whole number. */
 export const DeskChangeSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('reservation'), action: z.enum(['reserve', 'release']), id: z.string(), packets: z.number() }),
+  z.object({ kind: z.literal('reservation'), action: z.enum(['reserve', 'release']), id: z.string(), packets: z.union([z.number(), z.string()]) }),
   z.object({ kind: z.literal('grant'), enabled: z.boolean() }),
 ]);
 export type DeskChange = z.infer<typeof DeskChangeSchema>;
@@ -41,7 +42,7 @@ const BranchItemSchema = z.object({
 });
 export type BranchItem = z.infer<typeof BranchItemSchema>;
 
-const EventLogItemSchema = z.discriminatedUnion('kind', [
+export const EventLogItemSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('event'), seq: z.number(), channel: z.string(), payload: z.string() }),
   z.object({ kind: z.literal('notification'), seq: z.number(), level: z.enum(['info', 'warning', 'error']), text: z.string() }),
 ]);
@@ -130,23 +131,29 @@ export const QueryAnswerSchema = z.object({
 });
 export type QueryAnswer = z.infer<typeof QueryAnswerSchema>;
 
+/**
+ * What a line (or a dialog's answer) came to, as the host observed it: `text` is what the
+ * extension said through `notify` (or the host's own words), the rest is data from the command's
+ * structured outcome, which checkpoints read instead of the text.
+ */
 export const LineOutcomeSchema = z.discriminatedUnion('kind', [
   /** `query`: what the answer listed, as data (checkpoints read this, never the text). */
   z.object({ kind: z.literal('answer'), text: z.string(), query: QueryAnswerSchema }),
   z.object({ kind: z.literal('said'), text: z.string() }),
   z.object({ kind: z.literal('usage'), text: z.string() }),
-  z.object({ kind: z.literal('refused'), code: RefusalCodeSchema, text: z.string() }),
+  /** `change`: what was asked, once the extension understood the arguments. */
+  z.object({ kind: z.literal('refused'), code: RefusalCodeSchema, text: z.string(), change: z.nullable(DeskChangeSchema) }),
   z.object({ kind: z.literal('failed'), text: z.string() }),
-  z.object({ kind: z.literal('confirm'), change: DeskChangeSchema, revision: z.string(), title: z.string(), message: z.string() }),
+  /** The extension stopped at `ctx.ui.confirm`: the page shows the dialog and answers it by id. */
+  z.object({ kind: z.literal('confirm'), dialogId: z.string(), title: z.string(), message: z.string(), text: z.string() }),
+  z.object({ kind: z.literal('cancelled'), text: z.string(), change: DeskChangeSchema }),
+  z.object({ kind: z.literal('committed'), text: z.string(), change: DeskChangeSchema, revision: z.string() }),
+  /** The extension finished without an outcome this page knows: what it said is all there is. */
+  z.object({ kind: z.literal('notice'), text: z.string() }),
+  /** The extension's code threw: shown as the host reports an extension error; nothing was appended by the host. */
+  z.object({ kind: z.literal('error'), text: z.string() }),
 ]);
 export type LineOutcome = z.infer<typeof LineOutcomeSchema>;
-
-export const CommitOutcomeSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('committed'), revision: z.string(), message: z.string() }),
-  z.object({ kind: z.literal('refused'), code: RefusalCodeSchema, message: z.string() }),
-  z.object({ kind: z.literal('failed'), message: z.string() }),
-]);
-export type CommitOutcomeView = z.infer<typeof CommitOutcomeSchema>;
 
 export const SessionSummarySchema = z.object({
   id: z.string(),
@@ -267,7 +274,8 @@ export const RequestBodySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('setApprovalPolicy'), policy: z.nullable(ApprovalPolicySchema) }),
   z.object({ type: z.literal('setApprovalMode'), mode: ApprovalModeSchema }),
   z.object({ type: z.literal('corruptDemo') }),
-  z.object({ type: z.literal('commit'), change: DeskChangeSchema, expectedRevision: z.string() }),
+  /** The page's answer to the dialog the extension asked (`confirm` outcome). */
+  z.object({ type: z.literal('answerDialog'), dialogId: z.string(), confirmed: z.boolean() }),
   z.object({ type: z.literal('meanwhileReserve'), id: z.string(), packets: z.number() }),
   z.object({ type: z.literal('stepBack') }),
   z.object({ type: z.literal('navigate'), target: EntryTargetSchema }),
@@ -297,9 +305,9 @@ export const ResultSchemas = {
   answerApproval: ToolCallOutcomeSchema,
   setApprovalPolicy: z.null(),
   setApprovalMode: z.null(),
-  corruptDemo: CommitOutcomeSchema,
-  commit: CommitOutcomeSchema,
-  meanwhileReserve: CommitOutcomeSchema,
+  corruptDemo: LineOutcomeSchema,
+  answerDialog: LineOutcomeSchema,
+  meanwhileReserve: LineOutcomeSchema,
   stepBack: z.null(),
   navigate: z.null(),
   reopen: z.null(),

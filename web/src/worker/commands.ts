@@ -1,16 +1,15 @@
-import { parseSeedsArgs, splitSlashCommand, type SeedsCommand } from '$domain/command/parse';
-import { corruptRefusal, decideHumanChange, decideReservation } from '$domain/desk';
-import { changeTitle, familyQuery } from '$domain/deskText';
 import { userMessageEntry } from '$domain/journal/entry';
-import type { BranchState } from '$domain/reconstruct';
-import { deskRows } from '$domain/snapshot';
-import type { DeskChange, LineOutcome } from '../protocol/messages';
+import type { LineOutcome } from '../protocol/messages';
+import { lineOutcomeOf } from './extensionOutcome';
 import type { HostCore } from './hostCore';
+import type { DialogAnswerer } from './omp/extensionRuntime';
+import type { Invocation } from './omp/invocation';
+import { splitSlashCommand } from './omp/slash';
 
 /**
- * The command line: a plain message is appended to the conversation; `/seeds` is the seed desk
- * extension's command. A change is only judged and described here — it is committed after the
- * learner confirms it (commits.ts), on the revision read now.
+ * The command line, as the host dispatches it: a plain line is a user message; `/name args` runs
+ * the command an extension registered under `name`, with `args` the raw rest of the line. What the
+ * command decides and says is the extension's; this file only runs it and reports what it saw.
  */
 export async function runLine(core: HostCore, line: string, headless = false): Promise<LineOutcome> {
   if (headless) {
@@ -27,64 +26,49 @@ export async function runLine(core: HostCore, line: string, headless = false): P
   if (text.length === 0) return { kind: 'usage', text: 'Type a message, or a command such as /seeds query.' };
   const slash = splitSlashCommand(text);
   if (!slash) return say(core, text);
-  if (slash.name !== 'seeds') return { kind: 'usage', text: `Unknown command /${slash.name}. The playground knows /seeds (try /seeds query).` };
-  return seeds(core, parseSeedsArgs(slash.args));
+  return runCommand(core, slash.name, slash.args);
+}
+
+/** Runs `/name args` through the loaded extension; `answerer` says who answers its dialogs. */
+export async function runCommand(core: HostCore, name: string, args: string, answerer: DialogAnswerer = 'page'): Promise<LineOutcome> {
+  const run = core.extensions.runCommand(name, args, answerer);
+  if (run) return followRun(core, run, 0, name);
+  // The host has no "unknown command": a line no extension claims goes to the model as a message.
+  const said = await say(core, args === '' ? `/${name}` : `/${name} ${args}`);
+  if (said.kind !== 'said') return said;
+  const known = [...core.extensions.commands.keys()].map((command) => `/${command}`).join(', ');
+  return { kind: 'said', text: `No extension registered /${name} (the loaded ones registered ${known || 'nothing'}), so the host sent the line to the model as an ordinary message. ${said.text}` };
+}
+
+/**
+ * Waits for a run to finish or to stop at a dialog, then for the store, and reports. A dialog the
+ * page must answer is remembered by its id until the answer comes.
+ */
+export async function followRun(core: HostCore, run: Invocation, from: number, name: string): Promise<LineOutcome> {
+  await run.settle();
+  const failure = await core.settleWrites();
+  if (failure !== null) return { kind: 'failed', text: failure };
+  if (run.dialog) core.dialogs.set(run.dialog.id, run);
+  return lineOutcomeOf(run, from, name);
+}
+
+/** The page's answer to a dialog: the run goes on from its `await`, and this reports how it ended. */
+export async function answerDialog(core: HostCore, dialogId: string, confirmed: boolean): Promise<LineOutcome> {
+  const run = core.dialogs.get(dialogId);
+  if (!run) return { kind: 'failed', text: 'That dialog is no longer open (the worker restarted or it was answered already): nothing was changed.' };
+  core.dialogs.delete(dialogId);
+  const from = run.notices.length;
+  run.answer(confirmed);
+  return followRun(core, run, from, 'seeds');
 }
 
 async function say(core: HostCore, text: string): Promise<LineOutcome> {
   // A model replays toolCall/toolResult as a pair: no user message may come between them.
-  if (core.pendingApproval) return { kind: 'usage', text: 'A seed_desk call is waiting for host approval: approve or deny it first, then write your message.' };
-  const blocked = core.blockedOutcome();
-  if (blocked) return blocked;
+  if (core.pendingApproval) return { kind: 'usage', text: `A ${core.pendingApproval.toolName} call is waiting for host approval: approve or deny it first, then write your message.` };
+  if (core.writeFailure !== null) return { kind: 'failed', text: core.blockedText() };
   const entry = userMessageEntry(text, core.place());
-  if (!(await core.appendConversation(entry))) return { kind: 'failed', text: core.writeFailureText() };
+  core.appendNow(entry);
+  const failure = await core.settleWrites();
+  if (failure !== null) return { kind: 'failed', text: failure };
   return { kind: 'said', text: `Added your message as entry ${entry.id}. The revision stays ${core.journal.revision()}.` };
 }
-
-function seeds(core: HostCore, command: SeedsCommand): LineOutcome {
-  const state = core.journal.state();
-  switch (command.kind) {
-    case 'usage':
-      return { kind: 'usage', text: command.message };
-    case 'query':
-      return query(core, state, command.family);
-    case 'reservation': {
-      // Judged once here, from the raw count: only a valid request becomes a change a dialog shows.
-      const request = { action: command.action, id: command.id, packets: command.packets, expectedRevision: state.revision, actor: 'human' } as const;
-      const decision = decideReservation(state, request, { interactive: core.interactive });
-      if (!decision.ok) return core.refused(decision.refusal);
-      return confirmation({ kind: 'reservation', action: command.action, id: command.id, packets: Number(command.packets) }, state);
-    }
-    case 'grant': {
-      const change: DeskChange = { kind: 'grant', enabled: command.enabled };
-      const decision = decideHumanChange(state, change, state.revision, { interactive: core.interactive });
-      return decision.ok ? confirmation(change, state) : core.refused(decision.refusal);
-    }
-  }
-}
-
-function query(core: HostCore, state: BranchState, family: string | undefined): LineOutcome {
-  if (!state.ok) return core.refused(corruptRefusal(state));
-  const answer = familyQuery(deskRows(state.snapshot), family, state.revision);
-  const rows = answer.rows.map((row) => ({ id: row.id, available: row.available, reserved: row.reserved }));
-  return { kind: 'answer', text: answer.text, query: { revision: state.revision, rows } };
-}
-
-function confirmation(change: DeskChange, state: BranchState): LineOutcome {
-  return { kind: 'confirm', change, revision: state.revision, title: changeTitle(change), message: describeChange(change, state) };
-}
-
-function describeChange(change: DeskChange, state: BranchState): string {
-  if (change.kind === 'grant') {
-    return change.enabled
-      ? 'The agent may then reserve and release fictional seed packets on this branch through seed_desk act, and nothing else. You can switch it off again with /seeds agent off.'
-      : 'The agent will no longer be able to reserve or release packets on this branch; its act calls will be refused with agent-disabled.';
-  }
-  const row = state.ok ? deskRows(state.snapshot).find((candidate) => candidate.id === change.id) : undefined;
-  const before = row ? `${row.reserved} reserved, ${row.available} available` : '';
-  const delta = change.action === 'reserve' ? change.packets : -change.packets;
-  const after = row ? `${row.reserved + delta} reserved, ${row.available - delta} available` : '';
-  return `${capitalize(change.action)} ${change.packets} ${change.id} on this branch: ${before} now, ${after} after. Decided on revision ${state.revision}.`;
-}
-
-const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);

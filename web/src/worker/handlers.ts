@@ -1,4 +1,4 @@
-import { asEntryId, asRevision, asSessionId } from '$domain/ids';
+import { asEntryId, asSessionId } from '$domain/ids';
 import type { DeepReadonly } from '../protocol/deepReadonly';
 import type { RequestBody, RequestType, ResultOf } from '../protocol/messages';
 import type { PlaygroundHost } from './host';
@@ -30,7 +30,7 @@ export const HANDLERS: { readonly [T in RequestType]: Handler<T> } = {
   setApprovalPolicy: (host, body) => (host.setApprovalPolicy(body.policy), null),
   setApprovalMode: (host, body) => (host.setApprovalMode(body.mode), null),
   corruptDemo: (host) => host.appendCorruptSnapshot(),
-  commit: (host, body) => host.commitHumanChange(body.change, asRevision(body.expectedRevision)),
+  answerDialog: (host, body) => host.answerDialog(body.dialogId, body.confirmed),
   meanwhileReserve: (host, body) => host.meanwhileReserve(body.id, body.packets),
   stepBack: (host) => (host.stepBack(), null),
   navigate: (host, body) => (host.navigate(body.target), null),

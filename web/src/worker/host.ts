@@ -1,11 +1,13 @@
-import type { EntryId, IdSource, Revision, SessionId } from '$domain/ids';
+import type { EntryId, IdSource, SessionId } from '$domain/ids';
 import type { JournalEntry } from '$domain/journal/entry';
 import { SessionJournal } from '$domain/journal/journal';
-import type { BranchItem, CommitOutcomeView, DeskChange, EntryTarget, EventLogItem, HostView, ImportReport, LineOutcome, SessionSummary, ToolCallOutcome } from '../protocol/messages';
+import seedDesk from '../../../extension/seed-desk';
+import type { BranchItem, EntryTarget, EventLogItem, HostView, ImportReport, LineOutcome, SessionSummary, ToolCallOutcome } from '../protocol/messages';
 import type { ApprovalMode } from './approval';
 import * as commands from './commands';
-import * as commits from './commits';
+import * as demos from './demos';
 import { HostCore } from './hostCore';
+import { ExtensionRuntime, type ExtensionFactory } from './omp/extensionRuntime';
 import * as navigation from './navigation';
 import { branchItems, hostView } from './projections';
 import { createSession, loadJournal, openSessionHead } from './sessionLoad';
@@ -32,23 +34,20 @@ export class PlaygroundHost {
    * revision and the counts cost the same for 5k entries as for 50k — and `finishOpening` reads
    * the whole journal after the first view is out. A browser without a session starts a new one.
    */
-  static async start(store: JournalStore, ids: IdSource, { fromHead = false } = {}): Promise<PlaygroundHost> {
+  static async start(store: JournalStore, ids: IdSource, { fromHead = false, extension = seedDesk as ExtensionFactory } = {}): Promise<PlaygroundHost> {
     const last = await store.lastSessionId();
     const head = last ? await openSessionHead(store, last) : null;
-    if (head && !fromHead) {
-      const host = new PlaygroundHost(new HostCore(store, ids, SessionJournal.empty(head.header)));
-      host.core.opening = head;
-      await host.finishOpening();
+    const core = new HostCore(store, ids, head ? SessionJournal.empty(head.header) : await createSession(store, ids));
+    core.extensions = await ExtensionRuntime.load(extension, core);
+    const host = new PlaygroundHost(core);
+    if (!head) {
+      await store.setLastSession(core.sessionId);
+      core.fire({ event: 'session_start' });
       return host;
     }
-    if (head) {
-      const core = new HostCore(store, ids, SessionJournal.empty(head.header));
-      core.opening = head;
-      return new PlaygroundHost(core);
-    }
-    const journal = await createSession(store, ids);
-    await store.setLastSession(journal.sessionId);
-    return new PlaygroundHost(new HostCore(store, ids, journal));
+    core.opening = head;
+    if (!fromHead) await host.finishOpening();
+    return host;
   }
 
   /** Reads the whole journal of the session being opened; at once when there is none to read. Safe to call again. */
@@ -61,6 +60,7 @@ export class PlaygroundHost {
       core.journal = journal;
       core.opening = null;
       if (journal.sessionId !== head.header.id) await core.store.setLastSession(journal.sessionId);
+      core.fire({ event: 'session_start' });
     })();
     return this.opened;
   }
@@ -99,16 +99,16 @@ export class PlaygroundHost {
     return commands.runLine(this.core, line, headless);
   }
 
-  commitHumanChange(change: DeskChange, expectedRevision: Revision): Promise<CommitOutcomeView> {
-    return commits.commitHumanChange(this.core, change, expectedRevision);
+  answerDialog(dialogId: string, confirmed: boolean): Promise<LineOutcome> {
+    return commands.answerDialog(this.core, dialogId, confirmed);
   }
 
-  meanwhileReserve(id: string, packets: number): Promise<CommitOutcomeView> {
-    return commits.meanwhileReserve(this.core, id, packets);
+  meanwhileReserve(id: string, packets: number): Promise<LineOutcome> {
+    return demos.meanwhileReserve(this.core, id, packets);
   }
 
-  appendCorruptSnapshot(): Promise<CommitOutcomeView> {
-    return commits.appendCorruptSnapshot(this.core);
+  appendCorruptSnapshot(): Promise<LineOutcome> {
+    return demos.appendCorruptSnapshot(this.core);
   }
 
   setApprovalPolicy(policy: ApprovalPolicy | null): void {

@@ -1,35 +1,40 @@
 import { freshEntryId, type EntryId, type IdSource, type SessionId } from '$domain/ids';
 import { customEntry, type JournalEntry } from '$domain/journal/entry';
-import type { SessionJournal } from '$domain/journal/journal';
-import type { BranchState } from '$domain/reconstruct';
-import { refusalText, type Refusal } from '$domain/refusal';
-import { SEED_DESK_CUSTOM_TYPE, type Snapshot } from '$domain/snapshot';
-import { CHANGED_EVENT, type LeafBehind } from '../protocol/messages';
+import { SessionJournal } from '$domain/journal/journal';
+import type { LeafBehind } from '../protocol/messages';
 import { DEFAULT_APPROVAL_MODE, type ApprovalMode, type ApprovalResolution } from './approval';
 import { EventLog } from './eventLog';
+import type { ExtensionRuntime, HostServices } from './omp/extensionRuntime';
+import type { Invocation, Notice } from './omp/invocation';
 import type { JournalStore, SessionHead } from './store';
 import type { ApprovalPolicy } from './toolGate';
+
+/** The session events the host fires, with the payloads OMP 18.2.3 gives them (measured in host-test). */
+export type SessionEvent =
+  | { readonly event: 'session_start' }
+  | { readonly event: 'session_switch'; readonly reason: 'new' | 'resume' | 'fork' }
+  | { readonly event: 'session_branch' }
+  | { readonly event: 'session_tree'; readonly newLeafId: EntryId | null; readonly oldLeafId: EntryId | null };
 
 /** A tool call waiting on the host's approval prompt. */
 export interface PendingApproval {
   readonly callId: string;
+  readonly toolName: string;
   readonly args: unknown;
   readonly prompt: string;
   readonly approval: ApprovalResolution;
 }
 
-export type CommitSnapshotOutcome<R> = { kind: 'failed'; text: string } | { kind: 'declined'; reason: R } | { kind: 'committed'; state: BranchState };
-
 /**
- * What every part of the simulated host shares: the open journal (memory mirror of the store),
- * the in-memory leaf's history, the UI switch, the approval settings, the storage latch and the
- * event log — and the few primitives through which every append passes (`appendConversation`
- * for entries without a desk check, `commitSnapshot` for the checked commit), so the mirror,
- * the latch and the other tabs are always told the same way.
+ * What every part of the worker's host shares: the open journal (memory mirror of the store), the
+ * loaded extension, the in-memory leaf's history, the UI switch, the approval settings, the
+ * storage latch, the status line, the open dialogs and the event log. Every append passes through
+ * `appendNow` (synchronous, as the host's appends are) and reaches the store behind it;
+ * `settleWrites` is where a request waits for the store before it answers.
  */
-export class HostCore {
+export class HostCore implements HostServices {
   interactive = true;
-  /** The user's `tools.approval.seed_desk`: unset by default, as in the host. */
+  /** The user's `tools.approval.<tool>`: unset by default, as in the host. */
   approvalPolicy: ApprovalPolicy | null = null;
   approvalMode: ApprovalMode = DEFAULT_APPROVAL_MODE;
   pendingApproval: PendingApproval | null = null;
@@ -37,6 +42,12 @@ export class HostCore {
   writeFailure: string | null = null;
   notice: string | null = null;
   readonly events = new EventLog();
+  /** `ctx.ui.setStatus` keys and texts, in the order they were first set. */
+  readonly statuses = new Map<string, string>();
+  /** Extension runs stopped at a confirmation dialog the page shows, by dialog id. */
+  readonly dialogs = new Map<string, Invocation>();
+  /** The loaded extension; set once by `PlaygroundHost.start`. */
+  extensions!: ExtensionRuntime;
   /**
    * Set while the session opens: its stored head (desk, revision, counts), so the first view is
    * answered before the whole journal is read; `journal` is an empty stand-in until then.
@@ -48,7 +59,12 @@ export class HostCore {
   private leafNavigated = false;
   /** Entries other tabs appended to this journal (to name the real reason a reopen moves the leaf). */
   private foreignIds = new Set<EntryId>();
-  /** Told about every append this tab made, so other tabs can be told (BroadcastChannel). */
+  /** Appended in memory, not yet known to be stored; `stored` is filled as the store confirms. */
+  private unsaved: JournalEntry[] = [];
+  private readonly stored = new Set<EntryId>();
+  private writing: Promise<void> = Promise.resolve();
+  private writeError: unknown = null;
+  /** Told about every stored append this tab made, so other tabs can be told (BroadcastChannel). */
   onAppended: ((sessionId: SessionId, entries: readonly JournalEntry[]) => void) | null = null;
   /** Told when the list of sessions changed here (created, imported, forked). */
   onSessionsChanged: (() => void) | null = null;
@@ -68,61 +84,82 @@ export class HostCore {
     return { id: freshEntryId(this.ids, (id) => this.journal.has(id)), parentId: this.journal.leafId, timestamp: this.ids.now() };
   }
 
-  /** Appends without a desk check (conversation never changes the revision); false when storage failed. */
-  async appendConversation(entry: JournalEntry): Promise<boolean> {
-    try {
-      await this.store.append(this.sessionId, this.journal.leafId, [entry]);
-    } catch (error) {
-      this.latch(error);
-      return false;
-    }
-    this.mirror([entry]);
+  // ── HostServices: what the extension runtime asks of the host ──
+
+  currentJournal(): SessionJournal {
+    return this.journal;
+  }
+
+  appendCustom(customType: string, data: unknown): void {
+    this.appendNow(customEntry(customType, data, this.place()));
+  }
+
+  hasUI(): boolean {
+    return this.interactive;
+  }
+
+  setStatus(key: string, text: string | undefined): void {
+    if (text === undefined) this.statuses.delete(key);
+    else this.statuses.set(key, text);
+  }
+
+  notified(notice: Notice): void {
+    this.notify(notice.level, notice.text);
+  }
+
+  emitted(channel: string, data: unknown): void {
+    this.events.add({ kind: 'event', channel, payload: safeJson(data) });
+  }
+
+  // ── appends ──
+
+  /**
+   * The host's append: in memory now (the next `getBranch()` sees it), in the store right behind,
+   * one record per entry, in order. A latched failure refuses it before anything changes.
+   */
+  appendNow(entry: JournalEntry): void {
+    if (this.writeFailure !== null) throw new Error(this.blockedText());
+    this.journal.append(entry);
+    this.leafNavigated = false;
     this.notice = null;
-    return true;
+    this.unsaved.push(entry);
+    const sessionId = this.sessionId;
+    this.writing = this.writing.then(async () => {
+      if (this.writeError !== null) return;
+      try {
+        await this.store.append(sessionId, entry.parentId, [entry]);
+        this.stored.add(entry.id);
+      } catch (error) {
+        this.writeError = error;
+      }
+    });
   }
 
   /**
-   * The checked commit of one seed desk snapshot on `leafId`: `judge` decides on the stored branch
-   * head inside the transaction (given `expected` itself on the fast path). On success the entry is
-   * mirrored in memory and the change event emitted; a storage failure latches writes.
+   * Waits until the store holds every append so far. After a failure, memory forgets what the
+   * store did not keep (so the page never shows an entry that is not stored), and writes latch.
+   * Null when all is stored; else the failure's text.
    */
-  async commitSnapshot<R>(
-    leafId: EntryId | null,
-    expected: BranchState,
-    judge: (state: BranchState) => { readonly snapshot: Snapshot } | { readonly reason: R },
-    reason: string,
-  ): Promise<CommitSnapshotOutcome<R>> {
-    const place = this.place();
-    let outcome;
-    try {
-      outcome = await this.store.commitChecked<R>(
-        this.sessionId,
-        leafId,
-        (state) => {
-          const verdict = judge(state);
-          return 'snapshot' in verdict ? { append: true, entries: [customEntry(SEED_DESK_CUSTOM_TYPE, verdict.snapshot, place)] } : { append: false, reason: verdict.reason };
-        },
-        expected,
-      );
-    } catch (error) {
-      return { kind: 'failed', text: this.latch(error).text };
-    }
-    if (outcome.kind === 'declined') return outcome;
-    this.mirror(outcome.records.map((record) => record.entry));
-    const state = this.journal.state();
-    this.emitChanged(reason, state);
-    return { kind: 'committed', state };
-  }
-
-  /** Every append this tab makes ends here: memory mirror first, then the other tabs. */
-  private mirror(entries: readonly JournalEntry[]): void {
-    for (const entry of entries) this.journal.append(entry);
-    this.leafNavigated = false;
-    this.onAppended?.(this.sessionId, entries);
+  async settleWrites(): Promise<string | null> {
+    await this.writing;
+    const entries = this.unsaved;
+    this.unsaved = [];
+    const kept = entries.filter((entry) => this.stored.has(entry.id));
+    this.stored.clear();
+    if (kept.length > 0) this.onAppended?.(this.sessionId, kept);
+    if (this.writeError === null) return null;
+    const error = this.writeError;
+    this.writeError = null;
+    const lost = new Set(entries.filter((entry) => !kept.includes(entry)).map((entry) => entry.id));
+    const firstLost = entries.find((entry) => lost.has(entry.id));
+    const journal = SessionJournal.fromEntries(this.journal.header, this.journal.entries().filter((entry) => !lost.has(entry.id)));
+    journal.moveLeaf(firstLost?.parentId ?? journal.leafId);
+    this.journal = journal;
+    return this.latch(error);
   }
 
   /** Switches to another journal (new, switched to, forked, imported, reopened): the leaf's history starts over. */
-  useJournal(journal: SessionJournal, notice: string | null): void {
+  useJournal(journal: SessionJournal, notice: string | null, event: SessionEvent): void {
     this.journal = journal;
     this.leafNavigated = false;
     this.foreignIds = new Set();
@@ -130,6 +167,12 @@ export class HostCore {
     this.notice = notice;
     if (notice !== null) this.notify('info', notice);
     void this.store.setLastSession(journal.sessionId);
+    this.fire(event);
+  }
+
+  /** A session event to the extension, with the host's payload; what its handlers notify lands in the event log. */
+  fire(event: SessionEvent): void {
+    this.extensions.fire(event.event, { type: event.event, ...event });
   }
 
   /** Entries another tab appended: they join the tree; this tab's leaf stays where it is. */
@@ -145,44 +188,26 @@ export class HostCore {
   }
 
   refuseWhileApprovalWaits(what: string): void {
-    if (this.pendingApproval) throw new Error(`A seed_desk call is waiting for host approval: approve or deny it before you ${what}.`);
+    if (this.pendingApproval) throw new Error(`A ${this.pendingApproval.toolName} call is waiting for host approval: approve or deny it before you ${what}.`);
   }
 
   writeFailureText(): string {
     return `Storage failed, nothing was appended: ${this.writeFailure ?? 'unknown error'} Writes are stopped until you reopen the session.`;
   }
 
-  blockedOutcome(): { kind: 'failed'; text: string } | null {
-    return this.writeFailure === null
-      ? null
-      : { kind: 'failed', text: `Writes are stopped after a storage failure (${this.writeFailure}). Reopen the session to continue; queries still work.` };
+  blockedText(): string {
+    return `Writes are stopped after a storage failure (${this.writeFailure ?? 'unknown error'}). Reopen the session to continue; queries still work.`;
   }
 
-  latch(error: unknown): { kind: 'failed'; text: string } {
+  latch(error: unknown): string {
     this.writeFailure = error instanceof Error ? error.message : String(error);
     const text = this.writeFailureText();
     this.notify('error', text);
-    return { kind: 'failed', text };
-  }
-
-  refused(refusal: Refusal): { kind: 'refused'; code: Refusal['code']; text: string } {
-    const text = refusalText(refusal);
-    this.notify('warning', text);
-    return { kind: 'refused', code: refusal.code, text };
+    return text;
   }
 
   notify(level: 'info' | 'warning' | 'error', text: string): void {
     this.events.add({ kind: 'notification', level, text });
-  }
-
-  emitChanged(reason: string, state: BranchState): void {
-    const payload = {
-      reason,
-      revision: state.revision,
-      agentEnabled: state.ok ? state.snapshot.agentEnabled : null,
-      quantities: state.ok ? state.snapshot.quantities : null,
-    };
-    this.events.add({ kind: 'event', channel: CHANGED_EVENT, payload: JSON.stringify(payload) });
   }
 
   /** Null when a reopen would keep the leaf where it is; else what moved it off the last appended entry. */
@@ -192,8 +217,18 @@ export class HostCore {
     return { navigated: this.leafNavigated, foreignEntryId: last !== null && this.foreignIds.has(last) ? last : null };
   }
 
-  /** Called after every move of the leaf that appended nothing. */
-  noteLeafMove(): void {
+  /** Called after every move of the leaf that appended nothing: the extension hears `session_tree`. */
+  noteLeafMove(oldLeafId: EntryId | null): void {
     this.leafNavigated = this.journal.leafIsTransient();
+    if (oldLeafId !== this.journal.leafId) this.fire({ event: 'session_tree', newLeafId: this.journal.leafId, oldLeafId });
+  }
+}
+
+/** Event data may be anything an extension emits: describing it must not throw. */
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return `(data that cannot be shown as JSON: ${typeof value})`;
   }
 }

@@ -13,8 +13,9 @@ export function navigate(core: HostCore, target: EntryTarget): void {
   refuseMoveWhileApprovalWaits(core);
   const found = resolveTarget(core.journal, target);
   if (!found.ok) throw new Error(found.why);
+  const from = core.journal.leafId;
   const result = core.journal.navigateTo(found.id);
-  core.noteLeafMove();
+  core.noteLeafMove(from);
   core.notice = core.journal.leafIsTransient() ? transientNotice(result.leafId) : null;
 }
 
@@ -24,15 +25,16 @@ export function stepBack(core: HostCore): void {
   const leaf = core.journal.leafId;
   if (leaf === null) return;
   core.journal.moveLeaf(core.journal.parentIdOf(leaf));
-  core.noteLeafMove();
+  core.noteLeafMove(leaf);
   core.notice = transientNotice(core.journal.leafId);
 }
 
 /** The leaf straight onto `entryId` (no `/tree` user-message rule): tests and the real-host differential use it. */
 export function moveLeaf(core: HostCore, entryId: EntryId | null): void {
   refuseMoveWhileApprovalWaits(core);
+  const from = core.journal.leafId;
   core.journal.moveLeaf(entryId);
-  core.noteLeafMove();
+  core.noteLeafMove(from);
   core.notice = core.journal.leafIsTransient() ? transientNotice(entryId) : null;
 }
 

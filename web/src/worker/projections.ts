@@ -1,4 +1,3 @@
-import { statusText } from '$domain/deskText';
 import { asEntryId, type EntryId } from '$domain/ids';
 import { compareBranches, type BranchComparison } from '$domain/journal/compare';
 import { entryText, entryTypeOf, isSeedDeskEntry, messageRole, type JournalEntry } from '$domain/journal/entry';
@@ -40,7 +39,7 @@ export function hostView(core: HostCore): HostView {
     corrupt: state.ok ? null : { entryId: state.corruptEntryId, problem: state.problem },
     rows,
     agentEnabled: snapshot?.agentEnabled ?? false,
-    status: state.ok ? statusText(rows, state.snapshot.agentEnabled, state.revision) : `Seed desk: corrupt branch (entry ${state.corruptEntryId}); revision ${state.revision}`,
+    status: statusLine(core),
     interactive: core.interactive,
     writeFailure: core.writeFailure,
     notice: core.notice,
@@ -52,6 +51,11 @@ export function hostView(core: HostCore): HostView {
     pendingApproval: core.pendingApproval ? { callId: core.pendingApproval.callId, prompt: core.pendingApproval.prompt } : null,
     seedDeskEntryCount: journal.seedDeskEntryCount,
   };
+}
+
+/** What the extensions set with `ctx.ui.setStatus`, one text per key, as a host's footer shows them. */
+function statusLine(core: HostCore): string {
+  return [...core.statuses.values()].join(' · ');
 }
 
 /** The view from the stored head, while the whole journal is still being read: the leaf is on the last entry. */
@@ -66,7 +70,7 @@ function openingView(core: HostCore, head: SessionHead): HostView {
     corrupt: state.ok ? null : { entryId: state.corruptEntryId, problem: state.problem },
     rows,
     agentEnabled: state.ok ? state.snapshot.agentEnabled : false,
-    status: state.ok ? statusText(rows, state.snapshot.agentEnabled, state.revision) : `Seed desk: corrupt branch (entry ${state.corruptEntryId}); revision ${state.revision}`,
+    status: statusLine(core),
     interactive: core.interactive,
     writeFailure: core.writeFailure,
     notice: core.notice,

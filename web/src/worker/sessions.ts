@@ -1,7 +1,6 @@
 import type { EntryId, SessionId } from '$domain/ids';
 import { sessionFileName } from '$domain/journal/entry';
 import { toSessionJsonl } from '$domain/journal/exportJsonl';
-import { parseSessionJsonl } from '$domain/journal/importJsonl';
 import { SessionJournal } from '$domain/journal/journal';
 import type { ImportReport, SessionSummary } from '../protocol/messages';
 import { leafReturnNotice } from '../protocol/leafNotice';
@@ -34,7 +33,7 @@ export async function listSessions(core: HostCore): Promise<SessionSummary[]> {
 /** Host `newSession`: a fresh identity, no carried state, no grant. */
 export async function newSession(core: HostCore): Promise<void> {
   core.refuseWhileApprovalWaits('start a new session');
-  core.useJournal(await createSession(core.store, core.ids), 'Started a new session: nothing reserved, agent off, a new identity.');
+  core.useJournal(await createSession(core.store, core.ids), 'Started a new session: nothing reserved, agent off, a new identity.', { event: 'session_switch', reason: 'new' });
   sessionsChanged(core);
 }
 
@@ -42,7 +41,7 @@ export async function switchSession(core: HostCore, sessionId: SessionId): Promi
   core.refuseWhileApprovalWaits('switch sessions');
   const journal = await loadJournal(core.store, sessionId);
   if (!journal) throw new Error(`Session ${sessionId} is not in this browser's journal.`);
-  core.useJournal(journal, `Switched to session ${sessionId}; the leaf is on its last appended entry.`);
+  core.useJournal(journal, `Switched to session ${sessionId}; the leaf is on its last appended entry.`, { event: 'session_switch', reason: 'resume' });
   sessionsChanged(core, false);
 }
 
@@ -56,7 +55,7 @@ export async function forkSession(core: HostCore, entryId: EntryId | null = core
   const fork = core.journal.forkToNewSession(core.ids, entryId);
   await core.store.createSessionFrom(fork);
   const where = entryId === core.journal.leafId ? 'the same path and state' : `the path to ${entryId ?? 'the start'}`;
-  core.useJournal(fork, `Forked into session ${fork.sessionId}: ${where}, a new identity, so a new revision.`);
+  core.useJournal(fork, `Forked into session ${fork.sessionId}: ${where}, a new identity, so a new revision.`, { event: 'session_switch', reason: 'fork' });
   sessionsChanged(core);
 }
 
@@ -76,6 +75,9 @@ export async function importSession(core: HostCore, file: Blob, onProgress: (pha
   const bytes = new Uint8Array(await file.arrayBuffer());
   const text = new TextDecoder().decode(bytes);
   onProgress('parsing', file.size, file.size);
+  // The parser (v1/v2 migration, line checks) loads on the first import only: the worker's first
+  // download stays within its budget, and most visits never import.
+  const { parseSessionJsonl } = await import('$domain/journal/importJsonl');
   const parsed = parseSessionJsonl(text, core.ids);
   if (!parsed.ok) return { ok: false, line: parsed.error.line, message: parsed.error.message };
   if (await core.store.getSession(parsed.header.id)) {
@@ -86,7 +88,7 @@ export async function importSession(core: HostCore, file: Blob, onProgress: (pha
   // The file's own lines are stored as they are: no entry is serialized again.
   const source = fileSegments(file, lineStartsOf(bytes), parsed.lineOf);
   await core.store.createSessionFrom(journal, (done, total) => onProgress('storing', done, total), source);
-  core.useJournal(journal, `Imported session ${journal.sessionId} (${journal.size} entries); the leaf is on the last entry.`);
+  core.useJournal(journal, `Imported session ${journal.sessionId} (${journal.size} entries); the leaf is on the last entry.`, { event: 'session_switch', reason: 'resume' });
   sessionsChanged(core);
   const cap = <T,>(items: readonly T[]) => items.slice(0, IMPORT_REPORT_LIMIT);
   return {
@@ -115,7 +117,8 @@ export async function reopen(core: HostCore): Promise<void> {
     core.writeFailure = `Session ${core.sessionId} is no longer in the database (another tab may have deleted the database). Start a new session, or import an exported file.`;
     throw new StorageFailure(core.writeFailure);
   }
-  core.useJournal(reloaded, null);
+  // A reopen is a new host process on the same file: the extension starts again (`session_start`).
+  core.useJournal(reloaded, null, { event: 'session_start' });
   if (core.pendingApproval) {
     core.notify('warning', `The seed_desk call ${core.pendingApproval.callId} was waiting for approval; the reopen dropped it without a result, as a restarted host would.`);
     core.pendingApproval = null;

@@ -1,88 +1,103 @@
 import { assistantMessageEntry, toolResultEntry } from '$domain/journal/entry';
 import { SEED_DESK_TOOL_NAME } from '$domain/tool/schema';
-import { planSeedDeskCall, type ToolResult } from '$domain/tool/seedDeskTool';
-import type { ToolCallOutcome } from '../protocol/messages';
+import { ToolDetailsSchema, type ToolCallOutcome } from '../protocol/messages';
 import type { ApprovalResolution } from './approval';
 import type { HostCore } from './hostCore';
-import { DENIED_BY_USER, gateToolCall } from './toolGate';
+import type { JsonSchema } from './omp/argumentCheck';
+import { deniedByUser, gateToolCall, safeJson, type GatedTool } from './toolGate';
+
+type Stage = 'schema' | 'approval' | 'domain';
+
+interface HostToolResult {
+  readonly content: readonly { readonly type: 'text'; readonly text: string }[];
+  readonly details: unknown;
+  readonly isError: boolean;
+}
 
 /**
- * A model's seed_desk call, recorded as the host records it: an assistant message with the
- * toolCall block, then (after the host's schema and approval gates and the domain) a toolResult
- * message. A seed desk change made by the call lands between the two.
+ * A model's call of a registered tool, recorded as the host records it: an assistant message with
+ * the toolCall block, then (after the host's schema and approval gates and the tool's own code) a
+ * toolResult message. Whatever the tool appends lands between the two. The Tool call panel calls
+ * `seed_desk`; any registered tool would go the same way.
  */
-export async function callTool(core: HostCore, argsText: string, skipSchema: boolean): Promise<ToolCallOutcome> {
-  if (core.pendingApproval) return { kind: 'failed', text: 'Another seed_desk call is waiting for approval: answer that prompt first.' };
+export async function callTool(core: HostCore, argsText: string, skipSchema: boolean, name = SEED_DESK_TOOL_NAME): Promise<ToolCallOutcome> {
+  if (core.pendingApproval) return { kind: 'failed', text: `Another ${core.pendingApproval.toolName} call is waiting for approval: answer that prompt first.` };
   let args: unknown;
   try {
     args = JSON.parse(argsText);
   } catch (error) {
     return { kind: 'failed', text: `The tool arguments are not valid JSON, so no call was made: ${error instanceof Error ? error.message : String(error)}` };
   }
-  const blocked = core.blockedOutcome();
-  if (blocked) return { kind: 'failed', text: blocked.text };
+  if (core.writeFailure !== null) return { kind: 'failed', text: core.blockedText() };
   const callId = `call_${core.ids.entryId()}${core.ids.entryId()}`;
-  const call = assistantMessageEntry([{ type: 'toolCall', id: callId, name: SEED_DESK_TOOL_NAME, arguments: args }], core.place(), 'toolUse');
-  if (!(await core.appendConversation(call))) return { kind: 'failed', text: core.writeFailureText() };
+  core.appendNow(assistantMessageEntry([{ type: 'toolCall', id: callId, name, arguments: args }], core.place(), 'toolUse'));
 
-  const verdict = gateToolCall(args, { policy: core.approvalPolicy, mode: core.approvalMode, interactive: core.interactive, skipSchema });
+  const tool = registered(core, name);
+  if (!tool) return finishCall(core, callId, name, errorResult(`Tool ${name} not found`), 'schema');
+  const verdict = gateToolCall(tool, args, { policy: core.approvalPolicy, mode: core.approvalMode, interactive: core.interactive, skipSchema });
   switch (verdict.kind) {
     case 'invalid':
-      return finishCall(core, callId, errorResult(verdict.message), 'schema');
+      return finishCall(core, callId, name, errorResult(verdict.message, { isError: true, error: verdict.message }), 'schema');
     case 'blocked':
-      return withApproval(await finishCall(core, callId, errorResult(verdict.message), 'approval'), verdict.approval);
-    case 'ask':
-      core.pendingApproval = { callId, args, prompt: verdict.prompt, approval: verdict.approval };
+      return withApproval(await finishCall(core, callId, name, errorResult(verdict.message), 'approval'), verdict.approval);
+    case 'ask': {
+      const failure = await core.settleWrites();
+      if (failure !== null) return { kind: 'failed', text: failure };
+      core.pendingApproval = { callId, toolName: name, args: verdict.args, prompt: verdict.prompt, approval: verdict.approval };
       return { kind: 'approval', callId, prompt: verdict.prompt, approval: verdict.approval };
+    }
     case 'run':
-      return withApproval(await executeTool(core, callId, args), verdict.approval);
+      return withApproval(await executeTool(core, callId, name, verdict.args), verdict.approval);
   }
 }
 
 /** The learner's answer to the host's approval prompt: the waiting call runs, or gets the host's denial. */
 export async function answerApproval(core: HostCore, callId: string, approved: boolean): Promise<ToolCallOutcome> {
   const pending = core.pendingApproval;
-  if (!pending || pending.callId !== callId) return { kind: 'failed', text: 'No seed_desk call is waiting for this approval.' };
-  const blocked = core.blockedOutcome();
-  if (blocked) return { kind: 'failed', text: blocked.text };
+  if (!pending || pending.callId !== callId) return { kind: 'failed', text: 'No tool call is waiting for this approval.' };
+  if (core.writeFailure !== null) return { kind: 'failed', text: core.blockedText() };
   core.pendingApproval = null;
-  if (!approved) return withApproval(await finishCall(core, callId, errorResult(DENIED_BY_USER), 'approval'), pending.approval);
-  return withApproval(await executeTool(core, callId, pending.args), pending.approval);
+  if (!approved) return withApproval(await finishCall(core, callId, pending.toolName, errorResult(deniedByUser(pending.toolName)), 'approval'), pending.approval);
+  return withApproval(await executeTool(core, callId, pending.toolName, pending.args), pending.approval);
 }
 
-async function executeTool(core: HostCore, callId: string, args: unknown): Promise<ToolCallOutcome> {
-  const leafId = core.journal.leafId;
-  const expected = core.journal.state(leafId);
-  const plan = planSeedDeskCall(args, expected);
-  if (plan.kind === 'error') return finishCall(core, callId, errorResult(plan.message), 'domain');
-  if (plan.kind === 'answer') {
-    if (!plan.result.details.ok) core.notify('warning', plan.result.content[0].text);
-    return finishCall(core, callId, { ...plan.result, isError: false }, 'domain');
+function registered(core: HostCore, name: string): GatedTool | null {
+  const tool = core.extensions.tools.get(name)?.definition;
+  if (!tool) return null;
+  return { name: tool.name, parameters: tool.parameters as JsonSchema, ...(tool.approval ? { approval: tool.approval } : {}) };
+}
+
+/** The tool's own code; a throw becomes an error result with the message as its text, as in the host. */
+async function executeTool(core: HostCore, callId: string, name: string, args: unknown): Promise<ToolCallOutcome> {
+  const run = core.extensions.runTool(name, callId, args);
+  if (!run) return finishCall(core, callId, name, errorResult(`Tool ${name} not found`), 'domain');
+  await run.settle();
+  const result = run.result;
+  if (result === null) return finishCall(core, callId, name, errorResult(`Tool ${name} did not finish.`), 'domain');
+  // A throw becomes the bare message with empty details, as the host's agent loop records it.
+  return finishCall(core, callId, name, result.ok ? asToolResult(result.value) : errorResult(result.error, {}), 'domain');
+}
+
+/** A tool's return value, read as the host reads it: text parts, details as they are, `isError` if set. */
+function asToolResult(value: unknown): HostToolResult {
+  if (typeof value !== 'object' || value === null || !Array.isArray((value as { content?: unknown }).content)) {
+    return errorResult(`The tool returned ${safeJson(value)}, not a result with content.`);
   }
-  // The store re-plans on the stored branch head inside the commit transaction; on the fast path
-  // that head is `expected` itself, already planned above.
-  const outcome = await core.commitSnapshot<ToolResult>(
-    leafId,
-    expected,
-    (state) => {
-      const again = state === expected ? plan : planSeedDeskCall(args, state);
-      if (again.kind === 'commit') return { snapshot: again.snapshot };
-      return { reason: again.kind === 'answer' ? again.result : errorToolResult(again.message) };
-    },
-    'agent-act',
-  );
-  if (outcome.kind === 'failed') return { kind: 'failed', text: outcome.text };
-  if (outcome.kind === 'declined') return finishCall(core, callId, { ...outcome.reason, isError: false }, 'domain');
-  return finishCall(core, callId, { ...plan.describe(outcome.state.revision), isError: false }, 'domain');
+  const { content, details, isError } = value as { content: unknown[]; details?: unknown; isError?: unknown };
+  const texts = content.flatMap((part) => (typeof part === 'object' && part !== null && (part as { type?: unknown }).type === 'text' ? [{ type: 'text' as const, text: String((part as { text?: unknown }).text) }] : []));
+  return { content: texts, details, isError: isError === true };
 }
 
-async function finishCall(core: HostCore, callId: string, result: ToolResult & { isError: boolean }, stage: 'schema' | 'approval' | 'domain'): Promise<ToolCallOutcome> {
-  const text = result.content[0].text;
-  const details = result.isError ? undefined : result.details;
-  const entry = toolResultEntry({ toolCallId: callId, toolName: SEED_DESK_TOOL_NAME, content: result.content, details, isError: result.isError }, core.place());
-  if (!(await core.appendConversation(entry))) return { kind: 'failed', text: core.writeFailureText() };
-  if (result.isError) core.notify('error', text);
-  return { kind: 'result', callId, stage, isError: result.isError, text, details: details ?? null };
+async function finishCall(core: HostCore, callId: string, name: string, result: HostToolResult, stage: Stage): Promise<ToolCallOutcome> {
+  const text = result.content.map((part) => part.text).join('\n');
+  const details = result.details;
+  if (core.writeFailure === null) {
+    core.appendNow(toolResultEntry({ toolCallId: callId, toolName: name, content: [...result.content], details, isError: result.isError }, core.place()));
+  }
+  const failure = await core.settleWrites();
+  if (failure !== null) return { kind: 'failed', text: failure };
+  const parsed = result.isError ? null : ToolDetailsSchema.safeParse(details);
+  return { kind: 'result', callId, stage, isError: result.isError, text, details: parsed?.success ? parsed.data : null };
 }
 
 /** The approval resolution travels with the call's outcome, so the page can say which gate decided. */
@@ -90,10 +105,6 @@ function withApproval(outcome: ToolCallOutcome, approval: ApprovalResolution): T
   return outcome.kind === 'result' ? { ...outcome, approval } : outcome;
 }
 
-function errorToolResult(message: string): ToolResult {
-  return { content: [{ type: 'text', text: message }], details: { ok: false, scope: 'seed_desk' } };
-}
-
-function errorResult(message: string): ToolResult & { isError: boolean } {
-  return { ...errorToolResult(message), isError: true };
+function errorResult(message: string, details?: unknown): HostToolResult {
+  return { content: [{ type: 'text', text: message }], details, isError: true };
 }

@@ -1,12 +1,19 @@
-import { checkSeedDeskArgs, SEED_DESK_APPROVAL_TIER, SEED_DESK_TOOL_NAME } from '$domain/tool/schema';
-
 import type { ApprovalPolicy } from '../protocol/messages';
-import { DEFAULT_APPROVAL_MODE, resolveApproval, type ApprovalMode, type ApprovalResolution } from './approval';
+import { DEFAULT_APPROVAL_MODE, resolveApproval, type ApprovalMode, type ApprovalResolution, type ApprovalTier } from './approval';
+import { checkArguments, type JsonSchema } from './omp/argumentCheck';
 
 export type { ApprovalPolicy, ApprovalMode };
 
+/** What the host knows of a registered tool before running it. */
+export interface GatedTool {
+  readonly name: string;
+  readonly parameters: JsonSchema;
+  /** The declared tier; none means exec, as in the host. */
+  readonly approval?: ApprovalTier;
+}
+
 export interface GateOptions {
-  /** The user's `tools.approval.seed_desk`, or null when none is set (the host's default). */
+  /** The user's `tools.approval.<tool>`, or null when none is set (the host's default). */
   readonly policy: ApprovalPolicy | null;
   /** The host's `tools.approvalMode`; the host's default (yolo) when left out. */
   readonly mode?: ApprovalMode;
@@ -19,47 +26,45 @@ export interface GateOptions {
 export type GateVerdict =
   | { readonly kind: 'invalid'; readonly message: string }
   | { readonly kind: 'blocked'; readonly message: string; readonly approval: ApprovalResolution }
-  | { readonly kind: 'ask'; readonly prompt: string; readonly approval: ApprovalResolution }
-  | { readonly kind: 'run'; readonly approval: ApprovalResolution };
+  | { readonly kind: 'ask'; readonly prompt: string; readonly args: unknown; readonly approval: ApprovalResolution }
+  | { readonly kind: 'run'; readonly args: unknown; readonly approval: ApprovalResolution };
 
-export const DENIED_BY_USER = `Tool call denied by user: ${SEED_DESK_TOOL_NAME}`;
+export const deniedByUser = (name: string): string => `Tool call denied by user: ${name}`;
 
 /**
- * (1) argument schema, (2) host approval, resolved as the host resolves it for the `write` tier
- * (mode and user policy). Only then does the domain see the call. A prompt needs a UI: without
- * one the call fails closed, as the host does.
+ * (1) the arguments against the tool's own JSON Schema (with the host's repairs), (2) host
+ * approval, resolved as the host resolves it for the tool's declared tier (mode and user policy).
+ * Only then does the tool's code see the call. A prompt needs a UI: without one the call fails
+ * closed, as the host does.
  */
-export function gateToolCall(args: unknown, options: GateOptions): GateVerdict {
+export function gateToolCall(tool: GatedTool, raw: unknown, options: GateOptions): GateVerdict {
+  let args = raw;
   if (!options.skipSchema) {
-    const check = checkSeedDeskArgs(args);
-    if (!check.ok) {
-      return {
-        kind: 'invalid',
-        message: `Validation failed for tool "${SEED_DESK_TOOL_NAME}":\n${check.problems.map((problem) => `  - ${problem}`).join('\n')}\n\nReceived arguments:\n${safeJson(args)}`,
-      };
-    }
+    const check = checkArguments(tool.name, tool.parameters, raw);
+    if (!check.ok) return { kind: 'invalid', message: check.message };
+    args = check.args;
   }
   const mode = options.mode ?? DEFAULT_APPROVAL_MODE;
-  const approval = resolveApproval({ tier: SEED_DESK_APPROVAL_TIER }, mode, options.policy);
+  const approval = resolveApproval(tool.approval === undefined ? {} : { tier: tool.approval }, mode, options.policy);
   if (approval.policy === 'deny') {
     return {
       kind: 'blocked',
       approval,
-      message: `Tool "${SEED_DESK_TOOL_NAME}" is blocked by user policy.\nTo allow: remove "tools.approval.${SEED_DESK_TOOL_NAME}: deny" from config.`,
+      message: `Tool "${tool.name}" is blocked by user policy.\nTo allow: remove "tools.approval.${tool.name}: deny" from config.`,
     };
   }
   if (approval.policy === 'prompt') {
     if (!options.interactive) {
-      return { kind: 'blocked', approval, message: `Tool "${SEED_DESK_TOOL_NAME}" requires approval but no interactive UI available.` };
+      return { kind: 'blocked', approval, message: `Tool "${tool.name}" requires approval but no interactive UI available.` };
     }
-    const why = approval.source === 'user' ? `tools.approval.${SEED_DESK_TOOL_NAME}: prompt` : `tier ${SEED_DESK_APPROVAL_TIER} is above what approval mode ${mode} runs unasked`;
-    return { kind: 'ask', approval, prompt: `Allow tool: ${SEED_DESK_TOOL_NAME}\nReason: tier ${SEED_DESK_APPROVAL_TIER} (${SEED_DESK_TOOL_NAME} is declared ${SEED_DESK_APPROVAL_TIER} for every operation); ${why}\nArguments: ${safeJson(args)}` };
+    const why = approval.source === 'user' ? `tools.approval.${tool.name}: prompt` : `tier ${approval.tier} is above what approval mode ${mode} runs unasked`;
+    return { kind: 'ask', args, approval, prompt: `Allow tool: ${tool.name}\nReason: tier ${approval.tier} (${tool.name} declares approval "${approval.tier}"); ${why}\nArguments: ${safeJson(args)}` };
   }
-  return { kind: 'run', approval };
+  return { kind: 'run', args, approval };
 }
 
 /** Arguments may be anything (a BigInt, an own non-function toString): describing them must not throw. */
-function safeJson(value: unknown): string {
+export function safeJson(value: unknown): string {
   try {
     return JSON.stringify(value) ?? typeof value;
   } catch {

@@ -85,7 +85,7 @@ const GRAPH_FOLLOWS = {
   switchSession: true,
   forkSession: true,
   reopen: true,
-  commit: true,
+  answerDialog: true,
   toolCall: true,
   answerApproval: true,
   meanwhileReserve: true,

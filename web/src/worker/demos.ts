@@ -1,0 +1,30 @@
+import { SEED_DESK_CUSTOM_TYPE } from '$domain/seedDeskType';
+import type { LineOutcome } from '../protocol/messages';
+import { runCommand } from './commands';
+import type { HostCore } from './hostCore';
+
+/**
+ * The lesson's staged events, each through the host as anything else would come: the race's
+ * "another action" is the extension's own `/seeds reserve`, run for a second client that has
+ * already confirmed it; the corrupt entry is appended through the same `appendEntry` path an
+ * extension uses, with data no valid snapshot has.
+ */
+
+/** Another, already-confirmed reservation lands while the learner's dialog waits. */
+export function meanwhileReserve(core: HostCore, id: string, packets: number): Promise<LineOutcome> {
+  return runCommand(core, 'seeds', `reserve ${id} ${packets}`, 'confirm-at-once');
+}
+
+/** The invalid snapshot the corrupt-state demo needs: 99 basil of 8. */
+export const CORRUPT_DEMO_DATA = { version: 1, agentEnabled: false, quantities: { 'basil-genovese': 99 } } as const;
+
+/** Demo only, clearly labelled in the UI: appends a snapshot that breaks the format. */
+export async function appendCorruptSnapshot(core: HostCore): Promise<LineOutcome> {
+  if (core.writeFailure !== null) return { kind: 'failed', text: core.blockedText() };
+  core.appendCustom(SEED_DESK_CUSTOM_TYPE, structuredClone(CORRUPT_DEMO_DATA));
+  const id = core.journal.leafId;
+  const failure = await core.settleWrites();
+  if (failure !== null) return { kind: 'failed', text: failure };
+  // No session event follows an append in the host, so the extension's status line keeps what it last said.
+  return { kind: 'notice', text: `Appended an invalid snapshot (${id ?? '?'}): 99 basil of 8. This branch now refuses everything with corrupt-state; step back to leave it.` };
+}

@@ -1,0 +1,150 @@
+/**
+ * The host's check of a tool call's arguments against the tool's own JSON Schema, before the
+ * tool's code runs, with the repairs OMP 18.2.3 makes on the way (pi-ai `validateToolArguments`,
+ * measured in host-test): a root JSON string is parsed; an optional field that is null or "null"
+ * is dropped; whitespace around an enum or const string is trimmed; a value of the wrong type is
+ * coerced where it can be (a numeric string or a boolean to a number, a scalar to a string, an
+ * object or array to a JSON string); a key the schema does not allow is dropped. Only what still
+ * fails after that is an error. The keywords covered are those a tool schema uses here: type,
+ * properties, required, additionalProperties, enum, const, oneOf/anyOf. Generic: it knows no tool.
+ */
+
+export type JsonSchema = { readonly [key: string]: unknown };
+
+export type ArgumentCheck =
+  | { readonly ok: true; readonly args: unknown }
+  | { readonly ok: false; readonly message: string };
+
+export function checkArguments(toolName: string, schema: JsonSchema, raw: unknown): ArgumentCheck {
+  const root = typeof raw === 'string' ? parsedOr(raw) : raw;
+  const normalized = repair(schema, root);
+  const problems = issues(schema, normalized, '');
+  if (problems.length === 0) return { ok: true, args: normalized };
+  const changed = JSON.stringify(normalized) !== JSON.stringify(raw);
+  const received = changed ? { original: raw, normalized } : raw;
+  return {
+    ok: false,
+    message: `Validation failed for tool "${toolName}":\n  - root: must be ${problems.join('; ')} (was ${describe(normalized)})\n\nReceived arguments:\n${json(received, 2)}`,
+  };
+}
+
+/** The value repaired toward `schema` (a new value; the caller's arguments stay as they were). */
+function repair(schema: JsonSchema, value: unknown): unknown {
+  const alternatives = alternativesOf(schema);
+  if (alternatives) {
+    const repaired = alternatives.map((alternative) => repair(alternative, value));
+    const passing = repaired.find((candidate, index) => issues(alternatives[index] as JsonSchema, candidate, '').length === 0);
+    return passing ?? value;
+  }
+  const type = schema['type'];
+  if (type === 'object' && isObject(value)) {
+    const properties = propertiesOf(schema);
+    const required = new Set(requiredOf(schema));
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(value)) {
+      const childSchema = properties[key];
+      if (!childSchema) {
+        if (schema['additionalProperties'] !== false) out[key] = child;
+        continue;
+      }
+      if (!required.has(key) && (child === null || child === 'null')) continue;
+      out[key] = repair(childSchema, child);
+    }
+    return out;
+  }
+  let scalar = value;
+  if (typeof scalar === 'string' && ('const' in schema || Array.isArray(schema['enum']))) scalar = scalar.trim();
+  return typeof type === 'string' && !hasType(type, scalar) ? coerce(type, scalar) : scalar;
+}
+
+function coerce(type: string, value: unknown): unknown {
+  if (type === 'number' || type === 'integer') {
+    if (typeof value === 'boolean') return value ? 1 : 0;
+    if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  }
+  if (type === 'string') {
+    if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+    if (typeof value === 'object' && value !== null) return json(value);
+  }
+  return value;
+}
+
+/** What is still wrong with `value`, as `path: problem` lines ("" when nothing is). */
+function issues(schema: JsonSchema, value: unknown, path: string): string[] {
+  const alternatives = alternativesOf(schema);
+  if (alternatives) {
+    const results = alternatives.map((alternative) => issues(alternative, value, path));
+    if (results.some((problems) => problems.length === 0)) return [];
+    // The alternative whose const the value matches says most; else the first one's problems.
+    return results.find((problems) => !problems.some((problem) => problem.endsWith('must equal const value'))) ?? results[0] ?? [];
+  }
+  const type = schema['type'];
+  if (typeof type === 'string' && !hasType(type, value)) return [`${at(path)}expected ${type}, received ${kindOf(value)}`];
+  if ('const' in schema && value !== schema['const']) return [`${at(path)}must equal const value`];
+  const choices = schema['enum'];
+  if (Array.isArray(choices) && !choices.includes(value)) return [`${at(path)}must be one of ${choices.map((choice) => json(choice)).join(', ')}`];
+  if (type !== 'object' || !isObject(value)) return [];
+  const problems: string[] = [];
+  const properties = propertiesOf(schema);
+  for (const [key, child] of Object.entries(value)) {
+    const childSchema = properties[key];
+    if (childSchema) problems.push(...issues(childSchema, child, `${path}${key}.`));
+    else if (schema['additionalProperties'] === false) problems.push(`${at(`${path}${key}.`)}must not be present`);
+  }
+  for (const key of requiredOf(schema)) if (!(key in value)) problems.push(`${at(`${path}${key}.`)}is required`);
+  return problems;
+}
+
+const alternativesOf = (schema: JsonSchema) => (schema['oneOf'] ?? schema['anyOf']) as readonly JsonSchema[] | undefined;
+const propertiesOf = (schema: JsonSchema) => (schema['properties'] ?? {}) as Readonly<Record<string, JsonSchema>>;
+const requiredOf = (schema: JsonSchema) => (schema['required'] ?? []) as readonly string[];
+const at = (path: string) => (path === '' ? '' : `${path.slice(0, -1)}: `);
+
+function hasType(type: string, value: unknown): boolean {
+  switch (type) {
+    case 'object':
+      return isObject(value);
+    case 'array':
+      return Array.isArray(value);
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'null':
+      return value === null;
+    default:
+      return typeof value === type;
+  }
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parsedOr(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  return json(value);
+}
+
+/** Arguments may be anything (a BigInt, a cycle): describing them must not throw. */
+function json(value: unknown, space?: number): string {
+  try {
+    return JSON.stringify(value, null, space) ?? String(value);
+  } catch {
+    return `(a value that cannot be shown as JSON: ${typeof value})`;
+  }
+}
