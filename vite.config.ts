@@ -3,6 +3,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
 import { fileURLToPath } from 'node:url';
 import { seedDeskExtension } from './scripts/build-extension.mjs';
+import { codeViewPlugin } from './scripts/code-view-plugin.mjs';
 
 // The page lives in web/ (DESIGN layout); the pure domain sits beside it in domain/.
 const root = fileURLToPath(new URL('./web', import.meta.url));
@@ -13,6 +14,8 @@ export default defineConfig({
   plugins: [
     // The OMP extension built from the same domain, offered for download as /seed-desk.js.
     seedDeskExtension(),
+    // The Code tab's source, highlighted at build time: `virtual:extension-source`, loaded only when the tab opens.
+    codeViewPlugin(),
     svelte({ configFile: fileURLToPath(new URL('./svelte.config.js', import.meta.url)) }),
     // Offline after the first load: Workbox precaches every built file (page, worker, styles).
     // main.ts registers the service worker in production builds only (no inline script: CSP).

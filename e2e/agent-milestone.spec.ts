@@ -49,16 +49,17 @@ test('without the grant, act is refused with agent-disabled and nothing changes'
 
 test('malformed arguments are a host validation error; with the schema check skipped the domain refuses them itself', async ({ page }) => {
   await grantAgent(page);
-  await callTool(page, { op: 'inspect', id: 7 });
+  // The host repairs what it can ("2" → 2, 7 → "7"); a count that is no number at all it cannot.
+  await callTool(page, { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 'two', expectedRevision: 'x' });
   await expect(toolText(page)).toContainText('Validation failed for tool "seed_desk"');
   await expect(page.getByText('host validation error')).toBeVisible();
   await expect(page.getByText('isError: true')).toBeVisible();
 
   await openTool(page, 'Tool call');
   await page.getByRole('checkbox', { name: "Skip the host's schema check" }).check();
-  await callTool(page, { op: 'inspect', id: 7 });
-  await expect(toolText(page)).toContainText('Refused (invalid-target)');
-  await expect(toolDetails(page)).toContainText('"code": "invalid-target"');
+  await callTool(page, { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 'two', expectedRevision: 'x' });
+  await expect(toolText(page)).toContainText('Refused (invalid-quantity)');
+  await expect(toolDetails(page)).toContainText('"code": "invalid-quantity"');
 });
 
 test('host approval prompt: Approve lets the call through, Deny blocks it as a tool error', async ({ page }) => {
@@ -109,7 +110,7 @@ test('headless with a persisted grant: act works under allow and fails closed un
 test('revoking deliberately: agent off needs a confirmation, then act is refused with agent-disabled', async ({ page }) => {
   await grantAgent(page);
   await run(page, '/seeds agent off');
-  await expect(dialog(page)).toContainText('agent-disabled');
+  await expect(dialog(page)).toContainText('no longer be able to reserve or release');
   await confirmDialog(page);
   await expect(page.getByRole('status', { name: 'Status line' })).toContainText('agent off');
   await callTool(page, { op: 'query' });

@@ -29,7 +29,9 @@ test('rewinding before a reservation shows 0 reserved; a sibling holds 1 while t
 });
 
 test("a sibling branch's revision is refused with stale-revision from the compare view", async ({ page }) => {
+  // Only the agent's act carries a revision it chose; the grant sits above the fork, on both branches.
   await openPlayground(page);
+  await grantAgent(page);
   await run(page, 'first idea');
   await confirmReservation(page, '/seeds reserve bean-scarlet 2');
   await branchFromItem(page, 'first idea');

@@ -33,7 +33,7 @@ test.beforeEach(async ({ page }) => {
   expect((await posts(page)).slice(1).every((type) => type === 'watch')).toBe(true);
 });
 
-test('Enter, Confirm and Cancel: one message each (Cancel none), and no follow-up requests', async ({ page }) => {
+test('Enter, Confirm and Cancel: one message each, and no follow-up requests', async ({ page }) => {
   expect(
     await sent(page, async () => {
       await run(page, '/seeds query');
@@ -54,7 +54,7 @@ test('Enter, Confirm and Cancel: one message each (Cancel none), and no follow-u
       await expectDesk(page, 'basil-genovese', 6, 2);
       await expect(tree(page).getByRole('treeitem').filter({ hasText: 'basil-genovese 2' })).toHaveCount(1);
     }),
-  ).toEqual(['commit']);
+  ).toEqual(['answerDialog']);
 
   expect(
     await sent(page, async () => {
@@ -63,7 +63,8 @@ test('Enter, Confirm and Cancel: one message each (Cancel none), and no follow-u
       await dialog(page).getByRole('button', { name: 'Cancel' }).click();
       await expect(output(page)).toContainText('Cancelled');
     }),
-  ).toEqual(['line']);
+    // Cancel answers the extension's `await ctx.ui.confirm` with false: its handler goes on and says so itself.
+  ).toEqual(['line', 'answerDialog']);
 });
 
 test('a tool call, an approval answer and a tree action: one message each', async ({ page }) => {

@@ -15,6 +15,7 @@ const TABS = [
   { name: 'Journal', shows: (panel: Locator) => panel.getByRole('heading', { name: 'Journal' }) },
   { name: 'Events', shows: (panel: Locator) => panel.getByRole('heading', { name: 'Event log' }) },
   { name: 'Statechart', shows: (panel: Locator) => panel.getByRole('group', { name: 'Confirmation machine' }) },
+  { name: 'Code', shows: (panel: Locator) => panel.getByRole('heading', { name: 'Code', exact: true }) },
   { name: 'Sessions', shows: (panel: Locator) => panel.getByRole('heading', { name: 'Sessions', exact: true }) },
 ] as const;
 

@@ -6,7 +6,7 @@ import { openTool as openAnyTool } from '../support';
  * the Command line and its output, the Tools tabs, the Active branch and the Session tree.
  */
 
-export const TOOL_TAB_NAMES = ['Tool call', 'Refusals', 'Agents', 'Journal', 'Events', 'Statechart', 'Sessions'] as const;
+export const TOOL_TAB_NAMES = ['Tool call', 'Refusals', 'Agents', 'Journal', 'Events', 'Statechart', 'Code', 'Sessions'] as const;
 export type ToolTabName = (typeof TOOL_TAB_NAMES)[number];
 
 /** The text a ticked checkpoint shows (TutorialPanel.svelte). */

@@ -3,5 +3,5 @@
  * what it outlines, and the "Where: …" line. Loaded right after the first paint; until then a
  * step simply points at nothing.
  */
-export { asksClosingQuestion, describeStep, spotFor, type StepSpot } from './stepTargets';
+export { asksClosingQuestion, describeStep, spotFor, tabForSpot, type StepSpot } from './stepTargets';
 export { findSpot, trackHighlights } from './highlight';

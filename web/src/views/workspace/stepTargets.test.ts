@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { LESSONS } from '../../lessons/lessons';
+import { regionNames } from '../code/codeView';
 import { REGIONS } from './layout';
-import { asksClosingQuestion, CONTROLS, describeStep, isControl, STEP_SPOTS } from './stepTargets';
+import { asksClosingQuestion, CONTROLS, describeStep, isControl, spotFor, STEP_SPOTS, tabForSpot } from './stepTargets';
 import { TOOL_TABS } from './tabs';
 
 const stepIds = LESSONS.flatMap((lesson) => lesson.steps.map((step) => step.id));
@@ -59,5 +60,38 @@ describe('what each lesson step points at', () => {
     expect(describeStep('journal-filter')).toBe('the Journal tab (Tools): "Filter journal"');
     expect(describeStep('basil-exercise')).toBe('the Session graph and the Command line');
     expect(describeStep('no-such-step')).toBeNull();
+  });
+});
+
+describe('steps that point at the extension\'s code', () => {
+  const codeSteps = Object.entries(STEP_SPOTS).filter(([, spot]) => spot.code !== undefined);
+
+  it('name only regions the Code tab ships', async () => {
+    const names = await regionNames();
+    expect(codeSteps.length).toBeGreaterThan(0);
+    for (const [id, spot] of codeSteps) expect(names, id).toContain(spot.code?.region);
+  }, 60_000); // the first import highlights the source, as the build does
+
+  it('are steps of the lessons', () => {
+    expect(codeSteps.map(([id]) => id).filter((id) => !stepIds.includes(id))).toEqual([]);
+  });
+
+  it('send the race, the branch, the approval, the refusals and the corrupt entry to their regions', () => {
+    const race = LESSONS.flatMap((lesson) => lesson.steps).find((step) => step.doItForMe.some((action) => action.do === 'meanwhile-step-back'));
+    expect(race).toBeDefined();
+    expect(spotFor(race?.id ?? '')?.code?.region).toBe('re-read-after-dialog');
+    expect(STEP_SPOTS['rewind-before-reservation']?.code?.region).toBe('read-desk-branch');
+    expect(STEP_SPOTS['headless-tool-allow']?.code?.region).toBe('tool-approval');
+    expect(STEP_SPOTS['tool-refusals']?.code?.region).toBe('refusals-as-values');
+    expect(STEP_SPOTS['corrupt-branch']?.code?.region).toBe('validate-every-snapshot');
+  });
+
+  it('open the Code tab on arrival unless the step needs another tab', () => {
+    expect(tabForSpot(spotFor('race-refused'))).toBe('code');
+    expect(tabForSpot(spotFor('rewind-before-reservation'))).toBe('code');
+    expect(tabForSpot(spotFor('corrupt-branch'))).toBe('refusals');
+    expect(tabForSpot(spotFor('tool-discover'))).toBe('tool');
+    expect(tabForSpot(spotFor('basil-exercise'))).toBeNull();
+    expect(tabForSpot(null)).toBeNull();
   });
 });

@@ -53,6 +53,14 @@ export interface StepSpot {
   /** The Tools tab the step opens when it becomes current. */
   readonly tab?: ToolTabId;
   readonly highlight: readonly Highlight[];
+  /**
+   * The named region of the extension's source the step is about (`// #region <name>` in
+   * extension/ or domain/; a unit test checks the name against the regions the Code tab ships).
+   * Arriving at the step puts the Code tab on that region, outlined; a step with no `tab` of its
+   * own opens the Code tab too, while a step whose controls live in another tab keeps that tab
+   * open and offers the code one click away ("Show the code" beside the step).
+   */
+  readonly code?: { readonly region: string };
 }
 
 export const STEP_SPOTS: Readonly<Record<string, StepSpot>> = {
@@ -60,26 +68,26 @@ export const STEP_SPOTS: Readonly<Record<string, StepSpot>> = {
   'query-desk': { highlight: ['command'] },
   'cancel-before-commit': { highlight: ['command'] },
   'confirm-reservation': { highlight: ['command', 'desk-table'] },
-  'race-refused': { highlight: ['command'] },
+  'race-refused': { highlight: ['command'], code: { region: 're-read-after-dialog' } },
   'basil-exercise': { highlight: ['tree', 'command'] },
   // 2. Let the agent act, within limits
-  'act-before-grant': { tab: 'tool', highlight: ['tool-args'] },
+  'act-before-grant': { tab: 'tool', highlight: ['tool-args'], code: { region: 'grant-check' } },
   'grant-agent': { highlight: ['command', 'status-line'] },
   'tool-discover': { tab: 'tool', highlight: ['call-tool'] },
   'tool-query-inspect': { tab: 'tool', highlight: ['tool-args'] },
   'careful-act': { tab: 'tool', highlight: ['latest-revision'] },
   'stale-reuse': { tab: 'tool', highlight: ['tool-args'] },
-  'tool-refusals': { tab: 'tool', highlight: ['tool-args'] },
+  'tool-refusals': { tab: 'tool', highlight: ['tool-args'], code: { region: 'refusals-as-values' } },
   'excess-release': { tab: 'tool', highlight: ['tool-args', 'command'] },
   // 3. The desk follows your branch
   'journal-filter': { tab: 'journal', highlight: ['journal-filter'] },
   'reopen-survives': { highlight: ['command', 'reopen'] },
   'plain-move-not-kept': { highlight: ['tree', 'reopen'] },
-  'rewind-before-reservation': { highlight: ['tree'] },
+  'rewind-before-reservation': { highlight: ['tree'], code: { region: 'read-desk-branch' } },
   'sibling-reservation': { highlight: ['command'] },
   'written-branch-kept': { highlight: ['reopen'] },
   'sibling-token-refused': { highlight: ['tree'] },
-  'corrupt-branch': { tab: 'refusals', highlight: ['corrupt-demo', 'command'] },
+  'corrupt-branch': { tab: 'refusals', highlight: ['corrupt-demo', 'command'], code: { region: 'validate-every-snapshot' } },
   'fresh-session': { tab: 'sessions', highlight: ['new-session', 'command'] },
   // 4. Taking permission back, and running without a screen
   'revoke-agent': { highlight: ['command', 'status-line'] },
@@ -87,7 +95,7 @@ export const STEP_SPOTS: Readonly<Record<string, StepSpot>> = {
   'headless-ui-required': { highlight: ['interactive', 'command'] },
   'headless-reopen-grant': { highlight: ['interactive', 'reopen'] },
   'headless-revoke-refused': { highlight: ['command'] },
-  'headless-tool-allow': { tab: 'tool', highlight: ['interactive', 'approval-mode'] },
+  'headless-tool-allow': { tab: 'tool', highlight: ['interactive', 'approval-mode'], code: { region: 'tool-approval' } },
   'headless-prompt-fails-closed': { tab: 'tool', highlight: ['approval-mode'] },
   'mode-vs-grant': { tab: 'tool', highlight: ['interactive', 'approval-mode'] },
   // 5. What a change does and does not promise
@@ -95,7 +103,7 @@ export const STEP_SPOTS: Readonly<Record<string, StepSpot>> = {
   'query-after-commit': { highlight: ['command'] },
   'persistence-gate': { tab: 'journal', highlight: ['host-file'] },
   'events-start-nothing': { tab: 'events', highlight: ['status-line', 'event-log'] },
-  'append-no-receipt': { highlight: ['active-branch'] },
+  'append-no-receipt': { highlight: ['active-branch'], code: { region: 'single-append' } },
   'render-result-presentation': { tab: 'tool', highlight: ['tool-args', 'tool-result'] },
   'gates-spare-other-code': { tab: 'tool', highlight: ['approval-policy'] },
   'storage-failure-latch': { highlight: ['fault-injection', 'reopen'] },
@@ -108,6 +116,11 @@ export const STEP_SPOTS: Readonly<Record<string, StepSpot>> = {
 
 export function spotFor(stepId: string): StepSpot | null {
   return STEP_SPOTS[stepId] ?? null;
+}
+
+/** The Tools tab a step opens on arrival: its own, else the Code tab when it points at code, else none (the open tab stays). */
+export function tabForSpot(spot: StepSpot | null): ToolTabId | null {
+  return spot?.tab ?? (spot?.code ? 'code' : null);
 }
 
 export function isControl(value: string): value is ControlId {

@@ -10,6 +10,7 @@ export const TOOL_TABS = [
   { id: 'journal', name: 'Journal' },
   { id: 'events', name: 'Events' },
   { id: 'statechart', name: 'Statechart' },
+  { id: 'code', name: 'Code' },
   { id: 'sessions', name: 'Sessions' },
 ] as const;
 
