@@ -109,6 +109,7 @@ export class CommandLine {
   }
 
   cancel(): void {
+    this.dialogBefore = this.desk.seedDeskEntryCount;
     this.confirmation.send({ type: 'CANCEL' });
   }
 

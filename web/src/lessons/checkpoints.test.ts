@@ -3,6 +3,7 @@
  * must not pass and must say why, in words that point at the mistake.
  */
 import { describe, expect, it } from 'vitest';
+import { changeTitle } from '$domain/deskText';
 import { FIXTURE } from '$domain/fixture';
 import type { BranchItem, ComparisonView, DeskChange, EventLogItem, HostView, ToolCallOutcome, ToolDetailsView } from '../protocol/messages';
 import { checkStep, CHECKPOINTS } from './checkpoints';
@@ -79,13 +80,21 @@ const reserve = (id: RowId, packets: number): DeskChange => ({ kind: 'reservatio
 const release = (id: RowId, packets: number): DeskChange => ({ kind: 'reservation', action: 'release', id, packets });
 const grant = (enabled: boolean): DeskChange => ({ kind: 'grant', enabled });
 
-const opened = (change: DeskChange): Fact => ({ kind: 'dialog-opened', change });
+/** The extension's dialog for a change: the page knows only its title until the dialog is answered. */
+const opened = (change: DeskChange): Fact => ({ kind: 'dialog-opened', title: changeTitle(change) });
 const cancelled = (change: DeskChange): Fact => ({ kind: 'cancelled', change });
 const committed = (change: DeskChange, via: 'dialog' | 'meanwhile' | 'twin' = 'dialog'): Fact => ({ kind: 'committed', change, via });
 /** Seed desk entries before and after an attempt: unchanged unless a test says otherwise. */
 const SAME = { before: 1, after: 1 } as const;
 const GREW = { before: 1, after: 2 } as const;
-const refused = (code: string, via: 'dialog' | 'line' | 'compare', deskEntries: { before: number; after: number } = SAME): Fact => ({ kind: 'refused', code, via, deskEntries });
+/** `change`: what the extension reported was asked (null for a query, or for the compare's tool call). */
+const refused = (code: string, via: 'dialog' | 'line' | 'compare', change: DeskChange | null, deskEntries: { before: number; after: number } = SAME): Fact => ({
+  kind: 'refused',
+  code,
+  via,
+  change,
+  deskEntries,
+});
 const reopened = (from: string | null, to: string | null, behind: { navigated: boolean; foreignEntryId: string | null } | null = null): Fact => ({ kind: 'reopened', from, to, behind });
 
 /** A `/seeds query` answer: the host's exact text, and what it listed as data. */
@@ -189,7 +198,7 @@ const CASES: Record<string, Case> = {
   'race-refused': {
     pass: observe({
       page: page({ revision: R0, leafId: null, transientLeaf: true }),
-      facts: [opened(reserve('bean-scarlet', 2)), { kind: 'meanwhile', what: 'step-back' }, refused('stale-revision', 'dialog')],
+      facts: [opened(reserve('bean-scarlet', 2)), { kind: 'meanwhile', what: 'step-back' }, refused('stale-revision', 'dialog', reserve('bean-scarlet', 2))],
     }),
     wrong: [
       {
@@ -202,13 +211,22 @@ const CASES: Record<string, Case> = {
         name: 'reserved basil meanwhile (the race must leave basil alone)',
         observed: observe({
           page: page({ revision: R2, held: { 'basil-genovese': 3 } }),
-          facts: [opened(reserve('bean-scarlet', 2)), { kind: 'meanwhile', what: 'reserve' }, committed(reserve('basil-genovese', 1), 'meanwhile'), refused('stale-revision', 'dialog')],
+          facts: [opened(reserve('bean-scarlet', 2)), { kind: 'meanwhile', what: 'reserve' }, committed(reserve('basil-genovese', 1), 'meanwhile'), refused('stale-revision', 'dialog', reserve('bean-scarlet', 2))],
         }),
         says: /leave basil alone/,
       },
       {
+        // A dialog no longer says what it is about when it opens: the refusal's change tells which decision was turned away.
+        name: 'a stale refusal of another decision (a marigold dialog, not the bean one)',
+        observed: observe({
+          page: page({ revision: R0 }),
+          facts: [opened(reserve('marigold-french', 1)), { kind: 'meanwhile', what: 'step-back' }, refused('stale-revision', 'dialog', reserve('marigold-french', 1))],
+        }),
+        says: /press Confirm/,
+      },
+      {
         name: 'refused, but the journal gained a seed desk entry meanwhile in the same attempt',
-        observed: observe({ page: page({ revision: R0 }), facts: [opened(reserve('bean-scarlet', 2)), { kind: 'meanwhile', what: 'step-back' }, refused('stale-revision', 'dialog', GREW)] }),
+        observed: observe({ page: page({ revision: R0 }), facts: [opened(reserve('bean-scarlet', 2)), { kind: 'meanwhile', what: 'step-back' }, refused('stale-revision', 'dialog', reserve('bean-scarlet', 2), GREW)] }),
         says: /went from 1 to 2/,
       },
     ],
@@ -338,7 +356,7 @@ const CASES: Record<string, Case> = {
   'excess-release': {
     pass: observe({
       page: page({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }),
-      facts: [tool({ ...act('bean-scarlet', 2, R2), action: 'release' }, no('act', 'insufficient-reservation', R2)), refused('insufficient-reservation', 'line')],
+      facts: [tool({ ...act('bean-scarlet', 2, R2), action: 'release' }, no('act', 'insufficient-reservation', R2)), refused('insufficient-reservation', 'line', release('bean-scarlet', 2))],
     }),
     wrong: [
       {
@@ -346,7 +364,7 @@ const CASES: Record<string, Case> = {
         observed: observe({ page: page({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }), facts: [tool({ ...act('bean-scarlet', 2, R2), action: 'release' }, no('act', 'insufficient-reservation', R2))] }),
         says: /seeds release bean-scarlet 2/,
       },
-      { name: 'only through the command', observed: observe({ page: page({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }), facts: [refused('insufficient-reservation', 'line')] }), says: /through seed_desk/ },
+      { name: 'only through the command', observed: observe({ page: page({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }), facts: [refused('insufficient-reservation', 'line', release('bean-scarlet', 2))] }), says: /through seed_desk/ },
       {
         name: 'released what was held instead',
         observed: observe({ page: page({ revision: R3, agentEnabled: true }), facts: [tool({ ...act('bean-scarlet', 1, R2), action: 'release' }, ok('act', R3))] }),
@@ -356,7 +374,7 @@ const CASES: Record<string, Case> = {
         name: 'refused, but an entry appeared',
         observed: observe({
           page: page({ revision: R2, agentEnabled: true, held: { 'bean-scarlet': 1 } }),
-          facts: [tool({ ...act('bean-scarlet', 2, R2), action: 'release' }, no('act', 'insufficient-reservation', R2)), refused('insufficient-reservation', 'line', GREW)],
+          facts: [tool({ ...act('bean-scarlet', 2, R2), action: 'release' }, no('act', 'insufficient-reservation', R2)), refused('insufficient-reservation', 'line', release('bean-scarlet', 2), GREW)],
         }),
         says: /went from 1 to 2/,
       },
@@ -420,11 +438,11 @@ const CASES: Record<string, Case> = {
     ],
   },
   'corrupt-branch': {
-    pass: observe({ page: page({ revision: R1, seedDeskEntryCount: 2 }), facts: [refused('corrupt-state', 'line', { before: 2, after: 2 }), { kind: 'navigated', entryId: 'e0000001' }, answer(R1)] }),
+    pass: observe({ page: page({ revision: R1, seedDeskEntryCount: 2 }), facts: [refused('corrupt-state', 'line', null, { before: 2, after: 2 }), { kind: 'navigated', entryId: 'e0000001' }, answer(R1)] }),
     wrong: [
       { name: 'never met the refusal', observed: observe({ page: page({ revision: R1, seedDeskEntryCount: 2 }), facts: [answer(R1)] }), says: /Try it: corrupt-state/ },
-      { name: 'met it but did not query after stepping back', observed: observe({ page: page({ revision: R1, seedDeskEntryCount: 2 }), facts: [refused('corrupt-state', 'line')] }), says: /seeds query/ },
-      { name: 'the refusal wrote an entry', observed: observe({ page: page({ revision: R1, seedDeskEntryCount: 2 }), facts: [refused('corrupt-state', 'line', GREW), answer(R1)] }), says: /went from 1 to 2/ },
+      { name: 'met it but did not query after stepping back', observed: observe({ page: page({ revision: R1, seedDeskEntryCount: 2 }), facts: [refused('corrupt-state', 'line', null)] }), says: /seeds query/ },
+      { name: 'the refusal wrote an entry', observed: observe({ page: page({ revision: R1, seedDeskEntryCount: 2 }), facts: [refused('corrupt-state', 'line', null, GREW), answer(R1)] }), says: /went from 1 to 2/ },
     ],
   },
   'sibling-reservation': {
@@ -447,7 +465,7 @@ const CASES: Record<string, Case> = {
     pass: observe({
       page: page({ revision: R3, agentEnabled: true, held: { 'basil-genovese': 1 } }),
       comparison: comparison({ tip: 'e0000003', revision: R3, held: { 'basil-genovese': 1 } }, { tip: 'e0000002', revision: R2, held: { 'basil-genovese': 2 } }, 'e0000001'),
-      facts: [tool(act('bean-scarlet', 1, R2), no('act', 'stale-revision', R3)), refused('stale-revision', 'compare')],
+      facts: [tool(act('bean-scarlet', 1, R2), no('act', 'stale-revision', R3)), refused('stale-revision', 'compare', null)],
     }),
     wrong: [
       {
@@ -463,7 +481,7 @@ const CASES: Record<string, Case> = {
         observed: observe({
           page: page({ revision: R3, agentEnabled: true, held: { 'basil-genovese': 1 } }),
           comparison: comparison({ tip: 'e0000003', revision: R3, held: { 'basil-genovese': 1 } }, { tip: 'e0000001', revision: R1, held: {} }, 'e0000001'),
-          facts: [refused('stale-revision', 'compare')],
+          facts: [refused('stale-revision', 'compare', null)],
         }),
         says: /own branch/,
       },
@@ -472,7 +490,7 @@ const CASES: Record<string, Case> = {
         observed: observe({
           page: page({ revision: R3, agentEnabled: true, held: { 'basil-genovese': 1 } }),
           comparison: comparison({ tip: 'e0000003', revision: R3, held: { 'basil-genovese': 1 } }, { tip: 'e0000002', revision: R2, held: { 'basil-genovese': 2 } }, 'e0000001'),
-          facts: [refused('stale-revision', 'compare', GREW)],
+          facts: [refused('stale-revision', 'compare', null, GREW)],
         }),
         says: /went from 1 to 2/,
       },
@@ -497,11 +515,11 @@ const CASES: Record<string, Case> = {
     ],
   },
   'headless-ui-required': {
-    pass: observe({ page: page({ interactive: false }), facts: [{ kind: 'interactive', value: false }, refused('ui-required', 'line'), answer(R0)] }),
+    pass: observe({ page: page({ interactive: false }), facts: [{ kind: 'interactive', value: false }, refused('ui-required', 'line', grant(true)), answer(R0)] }),
     wrong: [
       { name: 'tried the grant with the UI still on', observed: observe({ facts: [opened(grant(true))] }), says: /still has an interactive UI/ },
-      { name: 'refused, but did not query', observed: observe({ page: page({ interactive: false }), facts: [{ kind: 'interactive', value: false }, refused('ui-required', 'line')] }), says: /seeds query/ },
-      { name: 'refused, but an entry appeared', observed: observe({ page: page({ interactive: false }), facts: [{ kind: 'interactive', value: false }, refused('ui-required', 'line', GREW), answer(R0)] }), says: /went from 1 to 2/ },
+      { name: 'refused, but did not query', observed: observe({ page: page({ interactive: false }), facts: [{ kind: 'interactive', value: false }, refused('ui-required', 'line', grant(true))] }), says: /seeds query/ },
+      { name: 'refused, but an entry appeared', observed: observe({ page: page({ interactive: false }), facts: [{ kind: 'interactive', value: false }, refused('ui-required', 'line', grant(true), GREW), answer(R0)] }), says: /went from 1 to 2/ },
     ],
   },
   'act-after-revoke': {
@@ -512,11 +530,11 @@ const CASES: Record<string, Case> = {
     ],
   },
   'headless-revoke-refused': {
-    pass: observe({ page: page({ revision: R3, agentEnabled: true, interactive: false, seedDeskEntryCount: 3 }), facts: [refused('ui-required', 'line')] }),
+    pass: observe({ page: page({ revision: R3, agentEnabled: true, interactive: false, seedDeskEntryCount: 3 }), facts: [refused('ui-required', 'line', grant(false))] }),
     wrong: [
       { name: 'revoked with the UI on', observed: observe({ page: page({ revision: R3, seedDeskEntryCount: 4 }), facts: [opened(grant(false)), committed(grant(false))] }), says: /dialog let you switch the agent off/ },
       { name: 'nothing tried', observed: observe({ page: page({ revision: R3, agentEnabled: true, interactive: false }) }), says: /seeds agent off/ },
-      { name: 'refused, but an entry appeared', observed: observe({ page: page({ revision: R3, agentEnabled: true, interactive: false }), facts: [refused('ui-required', 'line', GREW)] }), says: /went from 1 to 2/ },
+      { name: 'refused, but an entry appeared', observed: observe({ page: page({ revision: R3, agentEnabled: true, interactive: false }), facts: [refused('ui-required', 'line', grant(false), GREW)] }), says: /went from 1 to 2/ },
     ],
   },
   'headless-reopen-grant': {
@@ -526,7 +544,7 @@ const CASES: Record<string, Case> = {
     }),
     wrong: [
       { name: 'reopened with the UI still on', observed: observe({ page: page({ revision: R1, agentEnabled: true }), facts: [committed(grant(true)), reopened('e0000002', 'e0000002')] }), says: /UI still on/ },
-      { name: 'tried to grant while headless', observed: observe({ page: page({ interactive: false }), facts: [refused('ui-required', 'line')] }), says: /needs a dialog/ },
+      { name: 'tried to grant while headless', observed: observe({ page: page({ interactive: false }), facts: [refused('ui-required', 'line', grant(true))] }), says: /needs a dialog/ },
     ],
   },
   'headless-tool-allow': {

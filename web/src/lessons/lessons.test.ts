@@ -5,9 +5,10 @@ import 'fake-indexeddb/auto';
  * real host (worker logic on fake-indexeddb), with the page's fact recording mirrored here.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseSeedsArgs, splitSlashCommand } from '$domain/command/parse';
-import { asRevision, seededIdSource } from '$domain/ids';
-import { ChangesSchema, type ComparisonView, type DeskChange, type EntryTarget, type ToolCallOutcome } from '../protocol/messages';
+import { createActor, fromPromise, waitFor, type SnapshotFrom } from 'xstate';
+import { seededIdSource } from '$domain/ids';
+import { confirmationMachine } from '../machines/confirmation';
+import { ChangesSchema, type ComparisonView, type EntryTarget, type LineOutcome, type ToolCallOutcome } from '../protocol/messages';
 import { PlaygroundHost } from '../worker/host';
 import { JournalStore } from '../worker/store';
 import { Watches } from '../worker/watches';
@@ -160,23 +161,21 @@ afterEach(async () => {
   }
 });
 
-function isHumanMutation(line: string): boolean {
-  const slash = splitSlashCommand(line.trim());
-  if (!slash || slash.name !== 'seeds') return false;
-  const command = parseSeedsArgs(slash.args);
-  return command.kind === 'reservation' || command.kind === 'grant';
-}
+type DialogSnapshot = SnapshotFrom<typeof confirmationMachine>;
 
 /**
  * The page, reduced to what the tutorial sees: it performs lesson actions through the host the
  * way `app/actions.ts` does, records facts where the page's features record them, and holds the
  * comparison the way the page does: a watched topic, updated from the changes that follow every
- * request (parsed with the page's schema).
+ * request (parsed with the page's schema). Dialogs go through the page's own confirmation machine,
+ * its `answer` actor calling the host's `answerDialog` as the worker's handler does.
  */
 class SimulatedPage {
   private facts: StampedFact[] = [];
   private seq = 0;
-  private dialog: { change: DeskChange; revision: string } | null = null;
+  private readonly dialog;
+  /** Seed desk entries when the open dialog was answered (the page's `dialogBefore`). */
+  private dialogBefore = 0;
   private pendingApproval: { callId: string; args: string } | null = null;
   private readonly watches = new Watches();
   private comparison: ComparisonView | null = null;
@@ -186,7 +185,53 @@ class SimulatedPage {
   constructor(
     private readonly host: PlaygroundHost,
     private readonly store: JournalStore,
-  ) {}
+  ) {
+    this.dialog = createActor(
+      confirmationMachine.provide({
+        actors: { answer: fromPromise(({ input }) => this.host.answerDialog(input.dialogId, input.confirmed)) },
+      }),
+    );
+    let previous = this.dialog.getSnapshot().value;
+    this.dialog.subscribe((snapshot) => {
+      if (snapshot.value !== previous) this.reportDialog(snapshot);
+      previous = snapshot.value;
+    });
+    this.dialog.start();
+  }
+
+  /** What `CommandLine.reportDialog` records when the dialog's machine reaches a state. */
+  private reportDialog(snapshot: DialogSnapshot): void {
+    const { change, code, result, title } = snapshot.context;
+    switch (snapshot.value) {
+      case 'open':
+        this.note({ kind: 'dialog-opened', title });
+        return;
+      case 'committed':
+        this.note({ kind: 'committed', change, via: 'dialog' });
+        return;
+      case 'refused':
+        if (code) this.note({ kind: 'refused', code, via: 'dialog', change, deskEntries: this.since(this.dialogBefore) });
+        return;
+      case 'cancelled':
+        if (change) this.note({ kind: 'cancelled', change });
+        return;
+      case 'failed':
+        this.note({ kind: 'storage-failed', text: result });
+        return;
+    }
+  }
+
+  private dialogBusy(): boolean {
+    return ['open', 'committing', 'cancelling'].includes(String(this.dialog.getSnapshot().value));
+  }
+
+  /** Confirm or Cancel in the open dialog, then wait until the extension's run has ended (as `actions.ts`). */
+  private async answerDialog(confirmed: boolean): Promise<void> {
+    if (this.dialog.getSnapshot().value !== 'open') throw new Error('No dialog is open.');
+    this.dialogBefore = this.deskEntries();
+    this.dialog.send({ type: confirmed ? 'CONFIRM' : 'CANCEL' });
+    await waitFor(this.dialog, (snapshot) => !['committing', 'cancelling'].includes(String(snapshot.value)), { timeout: 10_000 });
+  }
 
   get nextSeq(): number {
     return this.seq + 1;
@@ -253,35 +298,26 @@ class SimulatedPage {
     const before = this.deskEntries();
     switch (action.do) {
       case 'line': {
-        if (isHumanMutation(action.text)) {
-          const outcome = await this.host.runLine(action.text);
-          if (outcome.kind === 'confirm') {
-            this.dialog = { change: outcome.change, revision: outcome.revision };
-            this.note({ kind: 'dialog-opened', change: outcome.change });
-          } else if (outcome.kind === 'refused') this.note({ kind: 'refused', code: outcome.code, via: 'line', deskEntries: this.since(before) });
+        // The page turns a line away while its dialog waits; a lesson that tried would be wrong.
+        if (this.dialogBusy()) throw new Error(`A dialog is still open when the lesson types ${action.text}.`);
+        const outcome = await this.host.runLine(action.text);
+        if (outcome.kind === 'confirm') {
+          this.dialog.send({ type: 'OPENED', outcome, revision: this.host.view().revision });
           return;
         }
-        const outcome = await this.host.runLine(action.text);
         if (outcome.kind === 'answer') this.note({ kind: 'answer', text: outcome.text, query: outcome.query });
         if (outcome.kind === 'said') this.note({ kind: 'said', text: action.text });
-        if (outcome.kind === 'refused') this.note({ kind: 'refused', code: outcome.code, via: 'line', deskEntries: this.since(before) });
+        if (outcome.kind === 'refused') this.note({ kind: 'refused', code: outcome.code, via: 'line', change: outcome.change, deskEntries: this.since(before) });
         return;
       }
-      case 'confirm': {
-        const dialog = this.requireDialog();
-        const outcome = await this.host.commitHumanChange(dialog.change, asRevision(dialog.revision));
-        if (outcome.kind === 'committed') this.note({ kind: 'committed', change: dialog.change, via: 'dialog' });
-        if (outcome.kind === 'refused') this.note({ kind: 'refused', code: outcome.code, via: 'dialog', deskEntries: this.since(before) });
-        if (outcome.kind === 'failed') this.note({ kind: 'storage-failed', text: outcome.message });
-        return;
-      }
+      case 'confirm':
       case 'cancel':
-        this.note({ kind: 'cancelled', change: this.requireDialog().change });
+        await this.answerDialog(action.do === 'confirm');
         return;
       case 'meanwhile-reserve': {
         const outcome = await this.host.meanwhileReserve('marigold-french', 1);
         this.note({ kind: 'meanwhile', what: 'reserve' });
-        if (outcome.kind === 'committed') this.note({ kind: 'committed', change: { kind: 'reservation', action: 'reserve', id: 'marigold-french', packets: 1 }, via: 'meanwhile' });
+        if (outcome.kind === 'committed') this.note({ kind: 'committed', change: outcome.change, via: 'meanwhile' });
         return;
       }
       case 'meanwhile-step-back':
@@ -344,18 +380,12 @@ class SimulatedPage {
         return;
       }
       case 'try-other-revision': {
+        // As `SessionTree.tryOtherRevision`: only the agent's act carries a revision of its own choosing.
         const { comparison } = await this.observed(this.nextSeq);
         if (!comparison) throw new Error('Nothing is being compared.');
         const revision = comparison.right.revision;
-        const change: DeskChange = { kind: 'reservation', action: 'reserve', id: 'bean-scarlet', packets: 1 };
-        if (this.host.view().agentEnabled) {
-          const outcome = await this.callTool(JSON.stringify({ op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: revision }));
-          if (outcome.kind === 'result' && outcome.details?.code) this.note({ kind: 'refused', code: outcome.details.code, via: 'compare', deskEntries: this.since(before) });
-        } else {
-          const outcome = await this.host.commitHumanChange(change, asRevision(revision));
-          if (outcome.kind === 'refused') this.note({ kind: 'refused', code: outcome.code, via: 'compare', deskEntries: this.since(before) });
-          if (outcome.kind === 'committed') this.note({ kind: 'committed', change, via: 'dialog' });
-        }
+        const outcome = await this.callTool(JSON.stringify({ op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: revision }));
+        if (outcome.kind === 'result' && outcome.details?.code) this.note({ kind: 'refused', code: outcome.details.code, via: 'compare', change: null, deskEntries: this.since(before) });
         return;
       }
       case 'new-session':
@@ -383,23 +413,17 @@ class SimulatedPage {
     };
     // Throws when the branch holds no reservation: every lesson that opens a twin tab has one.
     twin.navigate({ by: 'before-last-reservation' });
-    const change = { kind: 'reservation', action: 'reserve', id: 'marigold-french', packets: 3 } as const;
-    const outcome = await twin.commitHumanChange(change, asRevision(twin.view().revision));
+    // The other tab's human types the command and confirms its dialog (as `runTwinTab`).
+    let outcome: LineOutcome = await twin.runLine('/seeds reserve marigold-french 3');
+    if (outcome.kind === 'confirm') outcome = await twin.answerDialog(outcome.dialogId, true);
     if (outcome.kind !== 'committed') throw new Error(`The twin tab could not reserve: ${JSON.stringify(outcome)}`);
-    this.note({ kind: 'committed', change, via: 'twin' });
+    this.note({ kind: 'committed', change: outcome.change, via: 'twin' });
   }
 
   /** The tree's "Branch from here": the worker finds the entry; the fact records where the leaf went. */
   private branchFrom(target: EntryTarget): void {
     this.host.navigate(target);
     this.note({ kind: 'navigated', entryId: this.host.view().leafId });
-  }
-
-  private requireDialog(): { change: DeskChange; revision: string } {
-    if (!this.dialog) throw new Error('No dialog is open.');
-    const dialog = this.dialog;
-    this.dialog = null;
-    return dialog;
   }
 }
 

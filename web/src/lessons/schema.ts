@@ -1,5 +1,6 @@
 import '$domain/zodSetup';
 import * as z from 'zod/mini';
+import { APPROVAL_DECISIONS, APPROVAL_MODES } from '../protocol/hostFacts';
 
 /**
  * Lessons are data. An action is one thing "Do it for me" does, through the same page paths a
@@ -22,8 +23,8 @@ export const LessonActionSchema = z.discriminatedUnion('do', [
   z.object({ do: z.literal('approve') }),
   z.object({ do: z.literal('deny') }),
   /** The user's `tools.approval.seed_desk`; null is "not set". */
-  z.object({ do: z.literal('policy'), value: z.nullable(z.enum(['allow', 'prompt', 'deny'])) }),
-  z.object({ do: z.literal('approval-mode'), value: z.enum(['always-ask', 'write', 'yolo']) }),
+  z.object({ do: z.literal('policy'), value: z.nullable(z.enum(APPROVAL_DECISIONS)) }),
+  z.object({ do: z.literal('approval-mode'), value: z.enum(APPROVAL_MODES) }),
   z.object({ do: z.literal('interactive'), value: z.boolean() }),
   z.object({ do: z.literal('filter-journal'), text: z.string() }),
   z.object({ do: z.literal('reopen') }),

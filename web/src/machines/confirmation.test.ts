@@ -1,19 +1,22 @@
 /**
- * The confirmation machine without a DOM or a worker: `prepare` and `commit` are fakes that
- * return the protocol's LineOutcome / CommitOutcomeView values, and record what they were given.
- * Where a test must observe an in-between state (reading, committing) the fake returns a promise
- * the test settles itself, so nothing depends on timing.
+ * The confirmation machine without a DOM or a worker. The page sends the line itself; when the
+ * worker answers `confirm` (the extension stopped at `ctx.ui.confirm`) the page sends OPENED. The
+ * machine then answers the dialog through its `answer` actor, a fake here that records what it was
+ * given and returns the protocol's LineOutcome values. Where a test must observe an in-between
+ * state (committing, cancelling) the fake returns a promise the test settles itself, so nothing
+ * depends on timing.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor, type SnapshotFrom } from 'xstate';
-import type { CommitOutcomeView, DeskChange, LineOutcome } from '../protocol/messages';
+import type { DeskChange, LineOutcome } from '../protocol/messages';
 import { confirmationMachine, type ConfirmationEvent, type ConfirmationStateName } from './confirmation';
 
 const SID = '0b1c2d3e-aaaa-4bbb-8ccc-ddddeeeeffff';
-const RESERVE_LINE = '/seeds reserve basil-genovese 2';
+const ROOT = `${SID}:root`;
 const RESERVE: DeskChange = { kind: 'reservation', action: 'reserve', id: 'basil-genovese', packets: 2 };
 
-type CommitInput = { change: DeskChange; expectedRevision: string };
+type Confirm = Extract<LineOutcome, { kind: 'confirm' }>;
+type AnswerInput = { dialogId: string; confirmed: boolean };
 type Snap = SnapshotFrom<typeof confirmationMachine>;
 
 interface Deferred<T> {
@@ -32,322 +35,345 @@ function deferred<T>(): Deferred<T> {
   return { promise, resolve, reject };
 }
 
+/** The extension's dialog for `/seeds reserve basil-genovese 2`, as the worker reports it. */
+const dialog = (dialogId = 'dialog-1', text = ''): Confirm => ({
+  kind: 'confirm',
+  dialogId,
+  title: 'Reserve 2 basil-genovese?',
+  message: `This branch holds 0 of 8 basil-genovese packets (8 available). Decided on revision ${ROOT}.`,
+  text,
+});
+
+const COMMITTED: LineOutcome = {
+  kind: 'committed',
+  text: `basil-genovese: 6 available, 2 reserved\nrevision: ${SID}:c0ffee01`,
+  change: RESERVE,
+  revision: `${SID}:c0ffee01`,
+};
+const STALE: LineOutcome = {
+  kind: 'refused',
+  code: 'stale-revision',
+  text: `Refused (stale-revision): the branch moved on since revision ${ROOT}.`,
+  change: RESERVE,
+};
+const CANCELLED: LineOutcome = { kind: 'cancelled', text: `Cancelled: nothing was changed. The revision is still ${ROOT}.`, change: RESERVE };
+const STORAGE_FAILED: LineOutcome = { kind: 'failed', text: 'Storage failed, nothing was appended: The storage transaction was aborted. Writes are stopped until you reopen the session.' };
+const EXTENSION_ERROR: LineOutcome = { kind: 'error', text: 'Extension "command:seeds" error: Writes are stopped after a storage failure (aborted).' };
+
 /**
- * A tiny fake worker: a current revision that "anything else on the page" may move, a prepare
- * that reads it, and a commit whose behaviour each test chooses.
+ * A tiny fake worker behind the `answer` actor: each call is recorded, and answered by the test's
+ * `answer` function (by default: Confirm commits, Cancel cancels, as the extension does).
  */
-function harness(options: {
-  prepare?: (line: string, world: { revision: string }) => LineOutcome | Promise<LineOutcome>;
-  commit?: (input: CommitInput, world: { revision: string }) => CommitOutcomeView | Promise<CommitOutcomeView>;
-} = {}) {
-  const world = { revision: `${SID}:root` };
-  const prepareCalls: string[] = [];
-  const commitCalls: CommitInput[] = [];
-  const prepare =
-    options.prepare ??
-    ((_line: string, w: { revision: string }): LineOutcome => ({
-      kind: 'confirm',
-      change: RESERVE,
-      revision: w.revision,
-      title: 'Reserve 2 basil-genovese?',
-      message: `Reserve 2 basil-genovese on this branch. Decided on revision ${w.revision}.`,
-    }));
-  const commit =
-    options.commit ??
-    ((_input: CommitInput, w: { revision: string }): CommitOutcomeView => {
-      w.revision = `${SID}:c0ffee01`;
-      return { kind: 'committed', revision: w.revision, message: `basil-genovese: 6 available, 2 reserved\nrevision: ${w.revision}` };
-    });
+function harness(answer: (input: AnswerInput) => LineOutcome | Promise<LineOutcome> = ({ confirmed }) => (confirmed ? COMMITTED : CANCELLED)) {
+  const calls: AnswerInput[] = [];
   const machine = confirmationMachine.provide({
     actors: {
-      prepare: fromPromise<LineOutcome, { line: string }>(async ({ input }) => {
-        prepareCalls.push(input.line);
-        return prepare(input.line, world);
-      }),
-      commit: fromPromise<CommitOutcomeView, CommitInput>(async ({ input }) => {
-        commitCalls.push({ change: input.change, expectedRevision: input.expectedRevision });
-        return commit(input, world);
+      answer: fromPromise<LineOutcome, AnswerInput>(async ({ input }) => {
+        calls.push({ dialogId: input.dialogId, confirmed: input.confirmed });
+        return answer(input);
       }),
     },
   });
   const actor = createActor(machine);
   actor.start();
   const settle = (state: ConfirmationStateName): Promise<Snap> => waitFor(actor, (snapshot) => snapshot.value === state, { timeout: 2000 });
-  return { actor, world, prepareCalls, commitCalls, settle };
+  const open = (outcome: Confirm = dialog(), revision: string | null = ROOT): Snap => {
+    actor.send({ type: 'OPENED', outcome, revision });
+    return actor.getSnapshot();
+  };
+  return { actor, calls, settle, open };
 }
 
-const confirmOutcome = (revision: string): LineOutcome => ({
-  kind: 'confirm',
-  change: RESERVE,
-  revision,
-  title: 'Reserve 2 basil-genovese?',
-  message: `Reserve 2 basil-genovese on this branch: 0 reserved, 8 available now, 2 reserved, 6 available after. Decided on revision ${revision}.`,
-});
+const EMPTY_CONTEXT = { dialogId: null, title: '', message: '', revision: null, said: '', change: null, result: '', code: null };
+const CONFIRM: ConfirmationEvent = { type: 'CONFIRM' };
+const CANCEL: ConfirmationEvent = { type: 'CANCEL' };
+const DISMISS: ConfirmationEvent = { type: 'DISMISS' };
+const opened = (outcome: Confirm = dialog('dialog-9'), revision: string | null = ROOT): ConfirmationEvent => ({ type: 'OPENED', outcome, revision });
 
-const STALE: CommitOutcomeView = { kind: 'refused', code: 'stale-revision', message: 'Refused (stale-revision): the branch moved on.' };
-
-describe('confirmation machine: idle and reading', () => {
-  it('starts idle with an empty context, and refuses CONFIRM, CANCEL and DISMISS there', () => {
-    const { actor, prepareCalls, commitCalls } = harness();
+describe('confirmation machine: idle and opening', () => {
+  it('starts idle with an empty context; CONFIRM and CANCEL are refused there and answer nothing', () => {
+    const { actor, calls } = harness();
     const snapshot = actor.getSnapshot();
     expect(snapshot.value).toBe('idle');
-    expect(snapshot.context).toEqual({ line: '', change: null, revision: null, title: '', message: '', result: '', code: null });
-    expect(snapshot.can({ type: 'CONFIRM' })).toBe(false);
-    expect(snapshot.can({ type: 'CANCEL' })).toBe(false);
-    expect(snapshot.can({ type: 'DISMISS' })).toBe(false);
-    expect(snapshot.can({ type: 'REQUEST', line: RESERVE_LINE })).toBe(true);
-    actor.send({ type: 'CONFIRM' });
-    actor.send({ type: 'CANCEL' });
+    expect(snapshot.context).toEqual(EMPTY_CONTEXT);
+    expect(snapshot.can(CONFIRM)).toBe(false);
+    expect(snapshot.can(CANCEL)).toBe(false);
+    expect(snapshot.can(opened())).toBe(true);
+    actor.send(CONFIRM);
+    actor.send(CANCEL);
     expect(actor.getSnapshot().value).toBe('idle');
-    expect(prepareCalls).toEqual([]);
-    expect(commitCalls).toEqual([]);
+    expect(calls).toEqual([]);
   });
 
-  it('idle → reading on REQUEST: remembers the line and hands it to prepare; reading refuses everything else', async () => {
-    const pending = deferred<LineOutcome>();
-    const { actor, prepareCalls, settle } = harness({ prepare: () => pending.promise });
-    actor.send({ type: 'REQUEST', line: RESERVE_LINE });
-    const reading = actor.getSnapshot();
-    expect(reading.value).toBe('reading');
-    expect(reading.context.line).toBe(RESERVE_LINE);
-    await waitForCalls(prepareCalls, 1);
-    expect(prepareCalls).toEqual([RESERVE_LINE]);
-    for (const event of [{ type: 'CONFIRM' }, { type: 'CANCEL' }, { type: 'DISMISS' }, { type: 'REQUEST', line: '/seeds query' }] as ConfirmationEvent[]) {
-      expect(reading.can(event)).toBe(false);
-    }
-    pending.resolve(confirmOutcome(`${SID}:root`));
-    await settle('open');
-  });
-
-  it('reading → open on a confirm outcome: the context holds the change, the revision read BEFORE the dialog, title and message', async () => {
-    const { actor, world, settle, commitCalls } = harness({ prepare: (_line, w) => confirmOutcome(w.revision) });
-    world.revision = `${SID}:aaaa0001`;
-    actor.send({ type: 'REQUEST', line: RESERVE_LINE });
-    const open = await settle('open');
-    // Something else happens on the page while the dialog waits: the context must not follow it.
-    world.revision = `${SID}:bbbb0002`;
-    expect(actor.getSnapshot().context).toEqual({
-      line: RESERVE_LINE,
-      change: RESERVE,
-      revision: `${SID}:aaaa0001`,
+  it('idle → open on OPENED: the context holds the dialog id, title, message, what the extension said and the revision the page saw; nothing is answered yet', () => {
+    const { calls, open } = harness();
+    const snapshot = open(dialog('dialog-1', 'Checking the desk first.'), `${SID}:aaaa0001`);
+    expect(snapshot.value).toBe('open');
+    expect(snapshot.context).toEqual({
+      dialogId: 'dialog-1',
       title: 'Reserve 2 basil-genovese?',
-      message: `Reserve 2 basil-genovese on this branch: 0 reserved, 8 available now, 2 reserved, 6 available after. Decided on revision ${SID}:aaaa0001.`,
+      message: `This branch holds 0 of 8 basil-genovese packets (8 available). Decided on revision ${ROOT}.`,
+      revision: `${SID}:aaaa0001`,
+      said: 'Checking the desk first.',
+      change: null,
       result: '',
       code: null,
     });
-    expect(open.can({ type: 'CONFIRM' })).toBe(true);
-    expect(open.can({ type: 'CANCEL' })).toBe(true);
-    expect(commitCalls).toEqual([]);
+    expect(snapshot.can(CONFIRM)).toBe(true);
+    expect(snapshot.can(CANCEL)).toBe(true);
+    expect(calls).toEqual([]);
   });
 
-  it('reading → refused on a refused outcome, keeping the code and the text', async () => {
-    const text = 'Refused (invalid-target): "nope" is not a desk item.\nNext: Pick an id from a query result.';
-    const { actor, settle, commitCalls } = harness({ prepare: () => ({ kind: 'refused', code: 'invalid-target', text }) });
-    actor.send({ type: 'REQUEST', line: '/seeds reserve nope 1' });
-    const refused = await settle('refused');
-    expect(refused.context.code).toBe('invalid-target');
-    expect(refused.context.result).toBe(text);
-    expect(refused.context.change).toBeNull();
-    expect(refused.context.revision).toBeNull();
-    expect(commitCalls).toEqual([]);
+  it('opens with a null revision when the page had no view yet', () => {
+    const { open } = harness();
+    expect(open(dialog(), null).context.revision).toBeNull();
   });
 
-  it.each([
-    {
-      kind: 'answer',
-      text: `basil-genovese: 8 available, 0 reserved\nrevision: ${SID}:root`,
-      query: { revision: `${SID}:root`, rows: [{ id: 'basil-genovese', available: 8, reserved: 0 }] },
-    },
-    { kind: 'usage', text: 'Unknown subcommand "frobnicate".' },
-    { kind: 'said', text: 'Added your message as entry 12345678.' },
-  ] satisfies LineOutcome[])('reading → answered on a $kind outcome, with its text and no code', async (outcome) => {
-    const { actor, settle, commitCalls } = harness({ prepare: () => outcome });
-    actor.send({ type: 'REQUEST', line: 'whatever' });
-    const answered = await settle('answered');
-    expect(answered.context.result).toBe(outcome.text);
-    expect(answered.context.code).toBeNull();
-    expect(commitCalls).toEqual([]);
-  });
-
-  it('reading → failed when prepare throws, with the error in the result', async () => {
-    const { actor, settle, commitCalls } = harness({
-      prepare: () => {
-        throw new Error('the worker is gone');
-      },
-    });
-    actor.send({ type: 'REQUEST', line: RESERVE_LINE });
-    const failed = await settle('failed');
-    expect(failed.context.result).toBe('Failed: the worker is gone');
-    expect(failed.context.code).toBeNull();
-    expect(commitCalls).toEqual([]);
+  it('open refuses OPENED and DISMISS: another dialog cannot replace the open one, and it cannot be dismissed unanswered', () => {
+    const { actor, calls, open } = harness();
+    const snapshot = open(dialog('dialog-1'));
+    expect(snapshot.can(opened(dialog('dialog-2')))).toBe(false);
+    expect(snapshot.can(DISMISS)).toBe(false);
+    actor.send(opened(dialog('dialog-2')));
+    actor.send(DISMISS);
+    expect(actor.getSnapshot().value).toBe('open');
+    expect(actor.getSnapshot().context.dialogId).toBe('dialog-1');
+    expect(calls).toEqual([]);
   });
 });
 
-describe('confirmation machine: open, committing and the outcomes', () => {
-  it('open → cancelled on CANCEL: says nothing was appended, and the commit actor is never called', async () => {
-    const { actor, settle, commitCalls } = harness();
-    actor.send({ type: 'REQUEST', line: RESERVE_LINE });
-    await settle('open');
-    actor.send({ type: 'CANCEL' });
-    const cancelled = actor.getSnapshot();
-    expect(cancelled.value).toBe('cancelled');
-    expect(cancelled.context.result).toBe('Cancelled: nothing was appended (Reserve 2 basil-genovese did not happen).');
-    expect(cancelled.context.code).toBeNull();
-    // A late CONFIRM after the cancel cannot resurrect the commit.
-    expect(cancelled.can({ type: 'CONFIRM' })).toBe(false);
-    actor.send({ type: 'CONFIRM' });
-    expect(actor.getSnapshot().value).toBe('cancelled');
-    expect(commitCalls).toEqual([]);
-  });
-
-  it('open → committing → committed on CONFIRM, committing with the revision from prepare although the current one moved', async () => {
-    const pending = deferred<CommitOutcomeView>();
-    const { actor, world, settle, commitCalls } = harness({ commit: () => pending.promise });
-    actor.send({ type: 'REQUEST', line: RESERVE_LINE });
-    await settle('open');
-    const prepared = actor.getSnapshot().context.revision;
-    expect(prepared).toBe(`${SID}:root`);
-    world.revision = `${SID}:deadbeef`; // a meanwhile action moved the branch
-    actor.send({ type: 'CONFIRM' });
+describe('confirmation machine: Confirm', () => {
+  it('open → committing → committed: one answer with confirmed=true for the open dialog, then the extension’s text and change', async () => {
+    const pending = deferred<LineOutcome>();
+    const { actor, calls, settle, open } = harness(() => pending.promise);
+    open(dialog('dialog-1'), `${SID}:aaaa0001`);
+    actor.send(CONFIRM);
     expect(actor.getSnapshot().value).toBe('committing');
-    await waitForCalls(commitCalls, 1);
-    expect(commitCalls).toEqual([{ change: RESERVE, expectedRevision: `${SID}:root` }]);
-    const message = `basil-genovese: 6 available, 2 reserved\nrevision: ${SID}:12ab34cd`;
-    pending.resolve({ kind: 'committed', revision: `${SID}:12ab34cd`, message });
+    await waitForCalls(calls, 1);
+    expect(calls).toEqual([{ dialogId: 'dialog-1', confirmed: true }]);
+    pending.resolve(COMMITTED);
     const committed = await settle('committed');
-    expect(committed.context.result).toBe(message);
-    expect(committed.context.code).toBeNull();
-    expect(commitCalls).toHaveLength(1);
+    expect(committed.context).toMatchObject({
+      dialogId: null,
+      result: COMMITTED.text,
+      change: RESERVE,
+      code: null,
+      // What the dialog asked stays readable beside the outcome.
+      title: 'Reserve 2 basil-genovese?',
+      revision: `${SID}:aaaa0001`,
+    });
+    expect(calls).toHaveLength(1);
   });
 
-  it('committing refuses REQUEST, CONFIRM, CANCEL and DISMISS; CONFIRM sent twice commits exactly once', async () => {
-    const pending = deferred<CommitOutcomeView>();
-    const { actor, settle, commitCalls, prepareCalls } = harness({ commit: () => pending.promise });
-    actor.send({ type: 'REQUEST', line: RESERVE_LINE });
-    await settle('open');
-    actor.send({ type: 'CONFIRM' });
-    actor.send({ type: 'CONFIRM' });
+  it('committing refuses CONFIRM, CANCEL, DISMISS and OPENED; CONFIRM sent twice answers exactly once', async () => {
+    const pending = deferred<LineOutcome>();
+    const { actor, calls, settle, open } = harness(() => pending.promise);
+    open();
+    actor.send(CONFIRM);
+    actor.send(CONFIRM);
     const committing = actor.getSnapshot();
     expect(committing.value).toBe('committing');
-    expect(committing.can({ type: 'CONFIRM' })).toBe(false);
-    expect(committing.can({ type: 'CANCEL' })).toBe(false);
-    expect(committing.can({ type: 'DISMISS' })).toBe(false);
-    expect(committing.can({ type: 'REQUEST', line: '/seeds reserve bean-scarlet 1' })).toBe(false);
-    actor.send({ type: 'REQUEST', line: '/seeds reserve bean-scarlet 1' });
-    actor.send({ type: 'CANCEL' });
+    for (const event of [CONFIRM, CANCEL, DISMISS, opened()]) expect(committing.can(event), event.type).toBe(false);
+    actor.send(CANCEL);
+    actor.send(DISMISS);
+    actor.send(opened());
     expect(actor.getSnapshot().value).toBe('committing');
-    pending.resolve({ kind: 'committed', revision: `${SID}:12ab34cd`, message: 'done' });
+    expect(actor.getSnapshot().context.dialogId).toBe('dialog-1');
+    pending.resolve(COMMITTED);
     await settle('committed');
-    expect(commitCalls).toHaveLength(1);
-    expect(prepareCalls).toEqual([RESERVE_LINE]);
+    expect(calls).toEqual([{ dialogId: 'dialog-1', confirmed: true }]);
   });
 
-  it('open refuses REQUEST and DISMISS: a second request cannot replace an open dialog', async () => {
-    const { actor, settle, prepareCalls } = harness();
-    actor.send({ type: 'REQUEST', line: RESERVE_LINE });
-    const open = await settle('open');
-    expect(open.can({ type: 'REQUEST', line: '/seeds reserve bean-scarlet 1' })).toBe(false);
-    expect(open.can({ type: 'DISMISS' })).toBe(false);
-    actor.send({ type: 'REQUEST', line: '/seeds reserve bean-scarlet 1' });
-    actor.send({ type: 'DISMISS' });
-    expect(actor.getSnapshot().value).toBe('open');
-    expect(actor.getSnapshot().context.change).toEqual(RESERVE);
-    expect(prepareCalls).toEqual([RESERVE_LINE]);
-  });
-
-  it('committing → refused on a stale-revision outcome, keeping the code', async () => {
-    const { actor, world, settle, commitCalls } = harness({
-      commit: (input, w) => (input.expectedRevision === w.revision ? { kind: 'committed', revision: 'never', message: 'never' } : STALE),
-    });
-    actor.send({ type: 'REQUEST', line: RESERVE_LINE });
-    await settle('open');
-    world.revision = `${SID}:feedface`;
-    actor.send({ type: 'CONFIRM' });
+  it('committing → refused on a stale-revision outcome: the code, the text and the change the extension reported', async () => {
+    const { actor, calls, settle, open } = harness(() => STALE);
+    open();
+    actor.send(CONFIRM);
     const refused = await settle('refused');
-    expect(refused.context.code).toBe('stale-revision');
-    expect(refused.context.result).toBe(STALE.message);
-    expect(commitCalls).toEqual([{ change: RESERVE, expectedRevision: `${SID}:root` }]);
+    expect(refused.context).toMatchObject({ code: 'stale-revision', result: STALE.text, change: RESERVE, dialogId: null });
+    expect(calls).toEqual([{ dialogId: 'dialog-1', confirmed: true }]);
   });
 
-  it('committing → failed on a failed outcome, with its message', async () => {
-    const message = 'Storage failed, nothing was appended: The storage transaction was aborted.';
-    const { actor, settle } = harness({ commit: () => ({ kind: 'failed', message }) });
-    actor.send({ type: 'REQUEST', line: RESERVE_LINE });
-    await settle('open');
-    actor.send({ type: 'CONFIRM' });
+  it('committing → refused keeps a null change when the extension reported none', async () => {
+    const text = 'Refused (corrupt-state): entry bad00001 holds 99 of 8.';
+    const { actor, settle, open } = harness(() => ({ kind: 'refused', code: 'corrupt-state', text, change: null }));
+    open();
+    actor.send(CONFIRM);
+    const refused = await settle('refused');
+    expect(refused.context).toMatchObject({ code: 'corrupt-state', result: text, change: null });
+  });
+
+  it.each([
+    { name: 'a failed outcome (storage)', outcome: STORAGE_FAILED },
+    { name: 'an extension error', outcome: EXTENSION_ERROR },
+  ])('committing → failed on $name, with its text and no code', async ({ outcome }) => {
+    const { actor, settle, open } = harness(() => outcome);
+    open();
+    actor.send(CONFIRM);
     const failed = await settle('failed');
-    expect(failed.context.result).toBe(message);
-    expect(failed.context.code).toBeNull();
+    expect(failed.context).toMatchObject({ result: outcome.text, code: null, change: null, dialogId: null });
   });
 
-  it('committing → failed when the commit actor throws', async () => {
-    const { actor, settle, commitCalls } = harness({
-      commit: () => {
-        throw new Error('the worker crashed');
-      },
+  it('committing → failed when the answer actor throws, with the error in the result', async () => {
+    const { actor, calls, settle, open } = harness(() => {
+      throw new Error('the worker crashed');
     });
-    actor.send({ type: 'REQUEST', line: RESERVE_LINE });
-    await settle('open');
-    actor.send({ type: 'CONFIRM' });
+    open();
+    actor.send(CONFIRM);
     const failed = await settle('failed');
-    expect(failed.context.result).toBe('Failed: the worker crashed');
-    expect(failed.context.code).toBeNull();
-    expect(commitCalls).toHaveLength(1);
+    expect(failed.context).toMatchObject({ result: 'Failed: the worker crashed', code: null, dialogId: null });
+    expect(calls).toHaveLength(1);
+  });
+
+  it('committing → failed when the page never provided the answer actor', async () => {
+    const actor = createActor(confirmationMachine);
+    actor.start();
+    actor.send(opened(dialog('dialog-1')));
+    actor.send(CONFIRM);
+    const failed = await waitFor(actor, (snapshot) => snapshot.value === 'failed', { timeout: 2000 });
+    expect(failed.context.result).toBe('Failed: answer is not provided');
+  });
+
+  it.each([
+    { kind: 'notice', text: 'The extension finished without saying what happened.' },
+    { kind: 'usage', text: 'Usage: /seeds query | reserve <id> <n> | release <id> <n> | agent on|off' },
+    { kind: 'said', text: 'Added your message as entry 12345678.' },
+    { kind: 'answer', text: `revision: ${ROOT}`, query: { revision: ROOT, rows: [] } },
+  ] satisfies LineOutcome[])('committing → answered on a $kind outcome, with its text and neither code nor change', async (outcome) => {
+    const { actor, settle, open } = harness(() => outcome);
+    open();
+    actor.send(CONFIRM);
+    const answered = await settle('answered');
+    expect(answered.context).toMatchObject({ result: outcome.text, code: null, change: null, dialogId: null });
+  });
+
+  it('an answer that is another confirm re-opens the dialog with the new id, title and words, keeping the revision the page saw; the next Confirm answers the new id', async () => {
+    const second: Confirm = { kind: 'confirm', dialogId: 'dialog-2', title: 'Really reserve?', message: 'Second thoughts.', text: 'The desk asks once more.' };
+    const { actor, calls, settle, open } = harness(({ dialogId }) => (dialogId === 'dialog-1' ? second : COMMITTED));
+    open(dialog('dialog-1'), `${SID}:aaaa0001`);
+    actor.send(CONFIRM);
+    const reopened = await settle('open');
+    expect(reopened.context).toEqual({
+      dialogId: 'dialog-2',
+      title: 'Really reserve?',
+      message: 'Second thoughts.',
+      revision: `${SID}:aaaa0001`,
+      said: 'The desk asks once more.',
+      change: null,
+      result: '',
+      code: null,
+    });
+    expect(reopened.can(CONFIRM)).toBe(true);
+    actor.send(CONFIRM);
+    const committed = await settle('committed');
+    expect(committed.context.result).toBe(COMMITTED.text);
+    expect(calls).toEqual([
+      { dialogId: 'dialog-1', confirmed: true },
+      { dialogId: 'dialog-2', confirmed: true },
+    ]);
+  });
+});
+
+describe('confirmation machine: Cancel', () => {
+  it('open → cancelling → cancelled: one answer with confirmed=false, then the extension’s own text and the change it reported', async () => {
+    const pending = deferred<LineOutcome>();
+    const { actor, calls, settle, open } = harness(() => pending.promise);
+    open(dialog('dialog-1'));
+    actor.send(CANCEL);
+    const cancelling = actor.getSnapshot();
+    expect(cancelling.value).toBe('cancelling');
+    // Cancel is an answer too: a late Confirm (or a second Cancel) cannot answer the dialog again.
+    for (const event of [CONFIRM, CANCEL, DISMISS, opened()]) expect(cancelling.can(event), event.type).toBe(false);
+    actor.send(CONFIRM);
+    actor.send(CANCEL);
+    expect(actor.getSnapshot().value).toBe('cancelling');
+    await waitForCalls(calls, 1);
+    pending.resolve(CANCELLED);
+    const cancelled = await settle('cancelled');
+    expect(cancelled.context).toMatchObject({ result: CANCELLED.text, change: RESERVE, code: null, dialogId: null });
+    expect(cancelled.can(CONFIRM)).toBe(false);
+    actor.send(CONFIRM);
+    expect(actor.getSnapshot().value).toBe('cancelled');
+    expect(calls).toEqual([{ dialogId: 'dialog-1', confirmed: false }]);
+  });
+
+  it('cancelling settles on what the run ended with, not on the button: a failed answer is failed', async () => {
+    const { actor, calls, settle, open } = harness(() => STORAGE_FAILED);
+    open();
+    actor.send(CANCEL);
+    const failed = await settle('failed');
+    expect(failed.context.result).toBe(STORAGE_FAILED.text);
+    expect(calls).toEqual([{ dialogId: 'dialog-1', confirmed: false }]);
+  });
+
+  it('cancelling → failed when the answer actor throws', async () => {
+    const { actor, settle, open } = harness(() => Promise.reject(new Error('That dialog is no longer open')));
+    open();
+    actor.send(CANCEL);
+    const failed = await settle('failed');
+    expect(failed.context.result).toBe('Failed: That dialog is no longer open');
+  });
+
+  it('cancelling → open when the extension asks again after the Cancel', async () => {
+    const again: Confirm = { kind: 'confirm', dialogId: 'dialog-2', title: 'Discard the draft?', message: 'Nothing was written yet.', text: '' };
+    const { actor, calls, settle, open } = harness(({ dialogId }) => (dialogId === 'dialog-1' ? again : CANCELLED));
+    open(dialog('dialog-1'));
+    actor.send(CANCEL);
+    const reopened = await settle('open');
+    expect(reopened.context).toMatchObject({ dialogId: 'dialog-2', title: 'Discard the draft?', message: 'Nothing was written yet.' });
+    actor.send(CANCEL);
+    await settle('cancelled');
+    expect(calls).toEqual([
+      { dialogId: 'dialog-1', confirmed: false },
+      { dialogId: 'dialog-2', confirmed: false },
+    ]);
   });
 });
 
 describe('confirmation machine: settled states', () => {
-  type Driver = (h: ReturnType<typeof harness>) => Promise<void>;
-  const toOpenThen = (event: 'CONFIRM' | 'CANCEL'): Driver => async (h) => {
-    h.actor.send({ type: 'REQUEST', line: RESERVE_LINE });
-    await h.settle('open');
-    h.actor.send({ type: event });
-  };
-  const cases: { state: ConfirmationStateName; prepare?: () => LineOutcome; commit?: () => CommitOutcomeView; drive: Driver }[] = [
-    { state: 'committed', drive: toOpenThen('CONFIRM') },
-    { state: 'refused', commit: () => STALE, drive: toOpenThen('CONFIRM') },
-    { state: 'cancelled', drive: toOpenThen('CANCEL') },
-    {
-      state: 'answered',
-      prepare: () => ({ kind: 'usage', text: 'Unknown command /foo.' }),
-      drive: async (h) => h.actor.send({ type: 'REQUEST', line: '/foo' }),
-    },
-    { state: 'failed', commit: () => ({ kind: 'failed', message: 'quota exceeded' }), drive: toOpenThen('CONFIRM') },
+  const cases: { state: ConfirmationStateName; event: 'CONFIRM' | 'CANCEL'; outcome: LineOutcome }[] = [
+    { state: 'committed', event: 'CONFIRM', outcome: COMMITTED },
+    { state: 'refused', event: 'CONFIRM', outcome: STALE },
+    { state: 'cancelled', event: 'CANCEL', outcome: CANCELLED },
+    { state: 'answered', event: 'CONFIRM', outcome: { kind: 'notice', text: 'Done, somehow.' } },
+    { state: 'failed', event: 'CONFIRM', outcome: EXTENSION_ERROR },
   ];
 
-  it.each(cases)('$state accepts REQUEST (→ reading, context reset) and DISMISS (→ idle), and nothing else', async ({ state, prepare, commit, drive }) => {
+  it.each(cases)('$state accepts OPENED (→ open, fresh context) and DISMISS (→ idle), and nothing else', async ({ state, event, outcome }) => {
     // First run: reach the settled state, then DISMISS.
-    const first = harness({ ...(commit ? { commit } : {}), ...(prepare ? { prepare } : {}) });
-    await drive(first);
+    const first = harness(() => outcome);
+    first.open();
+    first.actor.send({ type: event });
     const settled = await first.settle(state);
-    expect(settled.can({ type: 'DISMISS' })).toBe(true);
-    expect(settled.can({ type: 'REQUEST', line: '/seeds query' })).toBe(true);
-    expect(settled.can({ type: 'CONFIRM' })).toBe(false);
-    expect(settled.can({ type: 'CANCEL' })).toBe(false);
-    first.actor.send({ type: 'DISMISS' });
+    expect(settled.can(DISMISS)).toBe(true);
+    expect(settled.can(opened())).toBe(true);
+    expect(settled.can(CONFIRM)).toBe(false);
+    expect(settled.can(CANCEL)).toBe(false);
+    first.actor.send(CONFIRM);
+    first.actor.send(CANCEL);
+    expect(first.actor.getSnapshot().value).toBe(state);
+    expect(first.calls).toHaveLength(1);
+    first.actor.send(DISMISS);
     expect(first.actor.getSnapshot().value).toBe('idle');
 
-    // Second run: reach it again, then REQUEST a new line straight away.
-    const pending = deferred<LineOutcome>();
-    let calls = 0;
-    const second = harness({
-      ...(commit ? { commit } : {}),
-      prepare: (_line, w) => {
-        calls++;
-        if (calls > 1) return pending.promise;
-        return prepare ? prepare() : confirmOutcome(w.revision);
-      },
-    });
-    await drive(second);
+    // Second run: reach it again, then the extension opens the next dialog straight away.
+    const second = harness(() => outcome);
+    second.open();
+    second.actor.send({ type: event });
     await second.settle(state);
-    second.actor.send({ type: 'REQUEST', line: '/seeds query' });
-    const reading = second.actor.getSnapshot();
-    expect(reading.value).toBe('reading');
-    expect(reading.context).toMatchObject({ line: '/seeds query', change: null, revision: null, result: '', code: null });
-    pending.resolve({ kind: 'answer', text: `revision: ${SID}:root`, query: { revision: `${SID}:root`, rows: [] } });
-    const answered = await second.settle('answered');
-    expect(answered.context.result).toBe(`revision: ${SID}:root`);
-    expect(second.prepareCalls.at(-1)).toBe('/seeds query');
+    const next: Confirm = { kind: 'confirm', dialogId: 'dialog-7', title: 'Switch the agent on?', message: 'The agent may then reserve.', text: '' };
+    const reopened = second.open(next, `${SID}:bbbb0002`);
+    expect(reopened.value).toBe('open');
+    expect(reopened.context).toEqual({
+      dialogId: 'dialog-7',
+      title: 'Switch the agent on?',
+      message: 'The agent may then reserve.',
+      revision: `${SID}:bbbb0002`,
+      said: '',
+      change: null,
+      result: '',
+      code: null,
+    });
+    expect(second.calls).toHaveLength(1);
   });
 });
 

@@ -22,33 +22,46 @@ describe('machineGraph(confirmationMachine)', () => {
     expect(graph.initial).toBe('idle');
   });
 
-  it('idle: REQUEST → reading', () => {
-    expect(stateOf(graph, 'idle').transitions).toEqual([{ event: 'REQUEST', target: 'reading' }]);
+  it('idle: the extension opening a dialog → open; DISMISS stays idle', () => {
+    expect(stateOf(graph, 'idle').transitions).toEqual([
+      { event: 'OPENED', target: 'open' },
+      { event: 'DISMISS', target: 'idle' },
+    ]);
   });
 
-  it('open: CONFIRM → committing, CANCEL → cancelled', () => {
+  it('open: CONFIRM → committing, CANCEL → cancelling (both answer the dialog)', () => {
     expect(stateOf(graph, 'open').transitions).toEqual([
       { event: 'CONFIRM', target: 'committing' },
-      { event: 'CANCEL', target: 'cancelled' },
+      { event: 'CANCEL', target: 'cancelling' },
     ]);
   });
 
-  it('reading: the prepare actor’s results, guarded where the machine guards them', () => {
-    expect(stateOf(graph, 'reading').transitions).toEqual([
-      { event: 'done: prepare', target: 'open', guard: 'isChangeToConfirm' },
-      { event: 'done: prepare', target: 'refused', guard: 'wasRefusedBeforeDialog' },
-      { event: 'done: prepare', target: 'answered' },
-      { event: 'error: prepare', target: 'failed' },
-    ]);
+  /** Confirm and Cancel answer through the same actor: how the extension's run ended decides the state. */
+  const answerResults = [
+    { event: 'done: answer', target: 'open', guard: 'askedAgain' },
+    { event: 'done: answer', target: 'committed', guard: 'wasCommitted' },
+    { event: 'done: answer', target: 'refused', guard: 'wasRefused' },
+    { event: 'done: answer', target: 'cancelled', guard: 'wasCancelled' },
+    { event: 'done: answer', target: 'failed', guard: 'didFail' },
+    { event: 'done: answer', target: 'answered' },
+    { event: 'error: answer', target: 'failed' },
+  ];
+
+  it('committing: the answer actor’s results, guarded where the machine guards them', () => {
+    expect(stateOf(graph, 'committing').transitions).toEqual(answerResults);
   });
 
-  it('committing: the commit actor’s results', () => {
-    expect(stateOf(graph, 'committing').transitions).toEqual([
-      { event: 'done: commit', target: 'committed', guard: 'wasCommitted' },
-      { event: 'done: commit', target: 'refused', guard: 'wasRefused' },
-      { event: 'done: commit', target: 'failed' },
-      { event: 'error: commit', target: 'failed' },
-    ]);
+  it('cancelling: the same results as committing (a cancelled run may still end otherwise)', () => {
+    expect(stateOf(graph, 'cancelling').transitions).toEqual(answerResults);
+  });
+
+  it('every settled state accepts the next dialog (OPENED → open) and DISMISS → idle, nothing else', () => {
+    for (const id of ['committed', 'refused', 'cancelled', 'answered', 'failed']) {
+      expect(stateOf(graph, id).transitions, id).toEqual([
+        { event: 'OPENED', target: 'open' },
+        { event: 'DISMISS', target: 'idle' },
+      ]);
+    }
   });
 
   it('every target is one of the states, and every state but the initial one is reachable', () => {

@@ -2,7 +2,7 @@ import '$domain/zodSetup';
 import * as z from 'zod/mini';
 import { FIXTURE_IDS } from '$domain/fixture';
 import { REFUSAL_CODES } from '$domain/refusal';
-import { APPROVAL_MODES, APPROVAL_TIERS } from '../worker/approval';
+import { APPROVAL_DECISIONS, APPROVAL_MODES, APPROVAL_TIERS, STORE_FAULTS, TOPICS } from './hostFacts';
 import { GraphColumnsSchema } from './graphColumns';
 
 /**
@@ -48,7 +48,7 @@ export const EventLogItemSchema = z.discriminatedUnion('kind', [
 ]);
 export type EventLogItem = z.infer<typeof EventLogItemSchema>;
 
-export const ApprovalPolicySchema = z.enum(['allow', 'prompt', 'deny']);
+export const ApprovalPolicySchema = z.enum(APPROVAL_DECISIONS);
 /** The host's approval policy for `seed_desk`: what `tools.approval.seed_desk` says. */
 export type ApprovalPolicy = z.infer<typeof ApprovalPolicySchema>;
 
@@ -281,9 +281,9 @@ export const RequestBodySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('navigate'), target: EntryTargetSchema }),
   z.object({ type: z.literal('reopen') }),
   z.object({ type: z.literal('setInteractive'), interactive: z.boolean() }),
-  z.object({ type: z.literal('injectFault'), fault: z.nullable(z.enum(['abort', 'quota', 'close'])) }),
+  z.object({ type: z.literal('injectFault'), fault: z.nullable(z.enum(STORE_FAULTS)) }),
   z.object({ type: z.literal('watch'), watch: WatchSchema }),
-  z.object({ type: z.literal('unwatch'), topic: z.enum(['conversation', 'events', 'journal', 'graph', 'sessions', 'compare']) }),
+  z.object({ type: z.literal('unwatch'), topic: z.enum(TOPICS) }),
   z.object({ type: z.literal('newSession') }),
   z.object({ type: z.literal('switchSession'), sessionId: z.string() }),
   /** A new session holding the path to `entryId` (the leaf when absent), as the host's `createBranchedSession`. */

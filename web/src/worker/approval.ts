@@ -5,16 +5,9 @@
  * that a deny (the tool's or the user's) always wins.
  */
 
-export const APPROVAL_TIERS = ['read', 'write', 'exec'] as const;
-export type ApprovalTier = (typeof APPROVAL_TIERS)[number];
+import type { ApprovalDecision, ApprovalMode, ApprovalTier } from '../protocol/hostFacts';
 
-export const APPROVAL_MODES = ['always-ask', 'write', 'yolo'] as const;
-export type ApprovalMode = (typeof APPROVAL_MODES)[number];
-
-/** The host's default mode (`tools.approvalMode` schema default). */
-export const DEFAULT_APPROVAL_MODE: ApprovalMode = 'yolo';
-
-export type ApprovalDecision = 'allow' | 'prompt' | 'deny';
+export { APPROVAL_MODES, APPROVAL_TIERS, DEFAULT_APPROVAL_MODE, type ApprovalDecision, type ApprovalMode, type ApprovalTier } from '../protocol/hostFacts';
 
 /** What a tool declares: a tier, optionally with its own policy or an override. */
 export interface ToolApproval {

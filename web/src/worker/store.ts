@@ -51,7 +51,8 @@ export interface SessionHead {
   readonly hasAssistantMessage: boolean;
 }
 
-export type StoreFault = 'abort' | 'quota' | 'close';
+import type { StoreFault } from '../protocol/hostFacts';
+export type { StoreFault };
 
 export interface StoreHooks {
   /** The connection is gone for good until a reconnect; writes must stop. */
@@ -366,7 +367,7 @@ export class JournalStore {
    * comment for how the head is known). `expected`, the state the caller's memory holds, is no
    * longer needed: the store always decides on the stored head. It is accepted for old callers.
    */
-  async commitChecked<R>(sessionId: SessionId, leafId: EntryId | null, decide: (state: BranchState) => CheckedAppend<R>, _expected?: BranchState): Promise<CommitOutcome<R>> {
+  async commitChecked<R>(sessionId: SessionId, leafId: EntryId | null, decide: (state: BranchState) => CheckedAppend<R>): Promise<CommitOutcome<R>> {
     return this.appendOnHead(sessionId, leafId, decide);
   }
 

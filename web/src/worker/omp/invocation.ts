@@ -56,11 +56,14 @@ export class Invocation {
     dialog.answer(confirmed);
   }
 
-  /** What the run said since `from` (a notice count taken before). */
+  /**
+   * What the run said since `from` (a notice count taken before). A host without UI drops
+   * notifications; the page still shows them, marked, so the learner sees what was said to no one.
+   */
   said(from = 0): string {
     return this.notices
       .slice(from)
-      .map((notice) => notice.text)
+      .map((notice) => (notice.shown ? notice.text : `(not shown: a host without UI drops notifications) ${notice.text}`))
       .join('\n');
   }
 
