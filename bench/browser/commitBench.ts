@@ -5,9 +5,8 @@
  */
 import { asEntryId, asSessionId, type EntryId } from '../../domain/ids';
 import { customEntry, sessionHeader } from '../../domain/journal/entry';
-import { branchStateFrom } from '../../domain/reconstruct';
 import { revisionOf } from '../../domain/revision';
-import { normalizeSnapshot, SEED_DESK_CUSTOM_TYPE } from '../../domain/snapshot';
+import { SEED_DESK_CUSTOM_TYPE } from '../../domain/snapshot';
 import { DB_VERSION, JournalStore } from '../../web/src/worker/store';
 
 const ROUNDS = 300;
@@ -57,8 +56,6 @@ export async function commitBench(): Promise<CommitBenchResult> {
         sessionId,
         leaf,
         (state) => (state.revision === expected ? { append: true, entries: [entry] } : { append: false, reason: 'stale' }),
-        // What the worker's in-memory journal holds for this leaf, as the host passes it.
-        branchStateFrom(sessionId, leaf, { ok: true, snapshot: normalizeSnapshot(false, { 'basil-genovese': Math.max(0, i - 1) % 8 }) }),
       );
       checked.push(performance.now() - start);
       if (outcome.kind !== 'appended') throw new Error(`round ${i}: the checked commit was declined`);

@@ -1,7 +1,8 @@
 /**
  * Seeded fuzz of seed_desk arguments through the host's order: the host gate (policy allow,
- * schema on and off), then the domain's plan on the CURRENT state of a journal that holds a grant
- * and some reservations, and, on a commit, the append the host would make.
+ * schema on and off; with the schema on, the host's repairs), then the domain's plan, on the
+ * arguments the gate lets through, on the CURRENT state of a journal that holds a grant and some
+ * reservations, and, on a commit, the append the host would make.
  *
  * Only the modules' exported functions are used (no zod), so the tests survive a schema rewrite.
  *
@@ -17,7 +18,9 @@ import { customEntry, sessionHeader, userMessageEntry } from '../journal/entry';
 import { SessionJournal } from '../journal/journal';
 import { REFUSAL_CODES } from '../refusal';
 import { deskRows, SEED_DESK_CUSTOM_TYPE } from '../snapshot';
-import { gateToolCall } from '../../web/src/worker/toolGate';
+import { gateToolCall as hostGate, type GateOptions, type GateVerdict } from '../../web/src/worker/toolGate';
+import { seedDeskJsonSchema } from './jsonSchema';
+import { SEED_DESK_APPROVAL_TIER, SEED_DESK_TOOL_NAME } from './schema';
 import { planSeedDeskCall } from './seedDeskTool';
 import { FuzzFailure, check, createTally, checkConservation } from '../fuzz.testkit';
 import { isRecord } from '../jsonObject';
@@ -33,6 +36,10 @@ const TIME = '2026-07-15T09:00:00.000Z';
 const SESSION = asSessionId('fuzz-args-session');
 const OTHER_SESSION = 'fuzz-other-session';
 const FIXTURE_ID_LIST: readonly string[] = FIXTURE_IDS;
+
+/** The host's gate for seed_desk as the extension registers it: its JSON Schema and its tier. */
+const gateToolCall = (raw: unknown, options: GateOptions): GateVerdict =>
+  hostGate({ name: SEED_DESK_TOOL_NAME, parameters: seedDeskJsonSchema, approval: SEED_DESK_APPROVAL_TIER }, raw, options);
 
 // ---------------------------------------------------------------- the context a call is made in
 
@@ -248,7 +255,7 @@ const startArb = fc.record({
 // ---------------------------------------------------------------- the oracle
 
 
-/** A fully valid act, judged without the domain: own keys, exact values, the current revision as a string. */
+/** A fully valid act, judged without the domain from the arguments the domain got: own keys, exact values, the current revision as a string. */
 function fullyValidAct(raw: unknown, current: string): { action: 'reserve' | 'release'; id: (typeof FIXTURE)[number]['id']; packets: number } | null {
   if (!isRecord(raw)) return null;
   const own = (key: string): unknown => (Object.hasOwn(raw, key) ? raw[key] : undefined);
@@ -310,36 +317,49 @@ function runSteps(start: Start, steps: readonly Step[]): void {
     const rawCopy = jsonText(raw);
 
     // The host's gate, both ways; policy allow, so only 'invalid' or 'run' may come back.
-    let strict: ReturnType<typeof gateToolCall>;
-    let loose: ReturnType<typeof gateToolCall>;
+    let strict: GateVerdict | null;
+    let loose: GateVerdict;
     try {
-      strict = gateToolCall(raw, { policy: 'allow', interactive: step.interactive, skipSchema: false });
       loose = gateToolCall(raw, { policy: 'allow', interactive: step.interactive, skipSchema: true });
     } catch (error) {
-      throw new FuzzFailure(`gateToolCall threw ${String(error)} for ${shown}`);
+      throw new FuzzFailure(`gateToolCall (schema off) threw ${String(error)} for ${shown}`);
     }
-    check(strict.kind === 'invalid' || strict.kind === 'run', `gate (schema on) answered ${strict.kind} under policy allow for ${shown}`);
-    check(loose.kind === 'run', `gate (schema off) answered ${loose.kind} under policy allow for ${shown}`);
-    if (strict.kind === 'invalid') check(strict.message.length > 0, 'an invalid verdict carries a message');
-
-    let plan: ReturnType<typeof planSeedDeskCall>;
     try {
-      plan = planSeedDeskCall(raw, state);
+      strict = gateToolCall(raw, { policy: 'allow', interactive: step.interactive, skipSchema: false });
     } catch (error) {
-      throw new FuzzFailure(`planSeedDeskCall threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)} for ${shown}`);
+      throw new FuzzFailure(`gateToolCall (schema on) threw ${String(error)} for ${shown}`);
     }
+    check(strict === null || strict.kind === 'invalid' || strict.kind === 'run', `gate (schema on) answered ${strict?.kind} under policy allow for ${shown}`);
+    check(loose.kind === 'run', `gate (schema off) answered ${loose.kind} under policy allow for ${shown}`);
+    check(loose.kind !== 'run' || Object.is(loose.args, raw), `gate (schema off) changed the arguments: ${shown}`);
+    if (strict?.kind === 'invalid') check(strict.message.startsWith('Validation failed for tool "seed_desk":\n  - root: must be '), `an invalid verdict carries the host's text: ${strict.message.slice(0, 200)}`);
+
+    const planOf = (args: unknown): ReturnType<typeof planSeedDeskCall> => {
+      try {
+        return planSeedDeskCall(args, state);
+      } catch (error) {
+        throw new FuzzFailure(`planSeedDeskCall threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)} for ${shown}`);
+      }
+    };
+    // The domain plans on what the gate let through: the repaired arguments, or the raw ones.
+    const strictPlan = strict?.kind === 'run' ? planOf(strict.args) : null;
+    const loosePlan = planOf(raw);
     check(journal.size === before.size, 'planning appends nothing');
     check(jsonText(raw) === rawCopy, `gate or plan changed the arguments: ${shown}`);
+    if (strictPlan) {
+      check(strictPlan.kind !== 'error', `schema-valid arguments reached a domain error (${strictPlan.kind === 'error' ? strictPlan.message : ''}): ${shown}`);
+    }
+    if (!step.skipSchema && strict === null) continue;
 
     // The host runs the domain only when the gate says run.
-    const verdict = step.skipSchema ? loose : strict;
-    const valid = fullyValidAct(raw, state.revision);
-    if (strict.kind === 'run') {
-      check(plan.kind !== 'error', `schema-valid arguments reached a domain error (${plan.kind === 'error' ? plan.message : ''}): ${shown}`);
-    }
+    const verdict = step.skipSchema ? loose : strict!;
+    const given = verdict.kind === 'run' ? verdict.args : null;
+    const valid = fullyValidAct(given, state.revision);
+    const planned = step.skipSchema ? loosePlan : strictPlan;
 
     let outcome: 'invalid' | 'error' | 'answer-ok' | 'refusal' | 'commit';
-    if (verdict.kind === 'invalid') outcome = 'invalid';
+    const plan = planned ?? loosePlan;
+    if (verdict.kind === 'invalid' || planned === null) outcome = 'invalid';
     else if (plan.kind === 'error') {
       check(plan.message.length > 0, 'a domain error carries a message');
       outcome = 'error';
@@ -436,7 +456,11 @@ describe('pinned counterexamples (found by the fuzz above on 6b68603)', () => {
   it('regression (failed on 6b68603, fixed in 93e6000): expectedRevision [revision] (JSON) is not a fully valid act, yet it commits with skipSchema', () => {
     const state = stateOf();
     const raw = JSON.parse(JSON.stringify(act([state.revision]))) as unknown;
-    expect(gateToolCall(raw, { policy: 'allow', interactive: true, skipSchema: false }).kind).toBe('invalid');
+    // The host's repair turns the array into its JSON text, which is not the revision either.
+    const strict = gateToolCall(raw, { policy: 'allow', interactive: true, skipSchema: false });
+    expect(strict).toMatchObject({ kind: 'run', args: { expectedRevision: JSON.stringify([state.revision]) } });
+    const repaired = strict.kind === 'run' ? planSeedDeskCall(strict.args, state) : null;
+    expect(repaired?.kind === 'answer' && repaired.result.details.code).toBe('stale-revision');
     expect(gateToolCall(raw, { policy: 'allow', interactive: true, skipSchema: true }).kind).toBe('run');
     const plan = planSeedDeskCall(raw, state);
     expect(plan.kind).toBe('answer');
@@ -458,17 +482,37 @@ describe('pinned counterexamples (found by the fuzz above on 6b68603)', () => {
 
   // On 6b68603, toolGate.ts:53-55: safeJson fell back to String(value) when JSON.stringify threw (a
   // BigInt), and String() throws too when the object's own toString is not a function (not from JSON).
-  it('regression (failed on 6b68603, fixed in 93e6000): gateToolCall throws for non-JSON arguments holding a BigInt and an own non-function toString', () => {
+  it('regression (failed on 6b68603, fixed in 93e6000): gateToolCall with the schema off does not throw for non-JSON arguments holding a BigInt and an own non-function toString', () => {
+    const raw = { op: 0, packets: 10n, toString: '' };
+    expect(() => gateToolCall(raw, { policy: 'prompt', interactive: true, skipSchema: true })).not.toThrow();
+  });
+
+  // The same arguments with the schema on: describing them must not throw either (fixed again after 320c0d3).
+  it('regression (failed on 6b68603 and on 320c0d3): gateToolCall throws for non-JSON arguments holding a BigInt and an own non-function toString', () => {
     const raw = { op: 0, packets: 10n, toString: '' };
     expect(() => gateToolCall(raw, { policy: 'allow', interactive: true, skipSchema: false })).not.toThrow();
   });
 
-  it('an own __proto__ key is refused by the schema and never commits the act it carries', () => {
+  it('an own __proto__ key never lets the domain commit the act it carries', () => {
     const state = stateOf();
     const raw = JSON.parse(`{"__proto__":${JSON.stringify(act(state.revision))}}`) as unknown;
-    expect(gateToolCall(raw, { policy: 'allow', interactive: true, skipSchema: false }).kind).toBe('invalid');
     expect(planSeedDeskCall(raw, state).kind).toBe('error');
+  });
+
+  // An own `__proto__` key is an undeclared key like any other: dropped, never made the arguments' prototype.
+  it('an act carried in an own __proto__ key is refused by the schema, and the arguments it lets through never commit it', () => {
+    const state = stateOf();
+    const raw = JSON.parse(`{"__proto__":${JSON.stringify(act(state.revision))}}`) as unknown;
+    const strict = gateToolCall(raw, { policy: 'allow', interactive: true, skipSchema: false });
+    expect(strict.kind === 'run' ? planSeedDeskCall(strict.args, state).kind : 'invalid').not.toBe('commit');
+    expect(strict.kind).toBe('invalid');
+  });
+
+  it('an own __proto__ key beside a valid act is dropped: the act runs as a plain object', () => {
+    const state = stateOf();
     const beside = JSON.parse(`{"op":"act","action":"reserve","id":"bean-scarlet","packets":1,"expectedRevision":${JSON.stringify(state.revision)},"__proto__":{"packets":99}}`) as unknown;
-    expect(gateToolCall(beside, { policy: 'allow', interactive: true, skipSchema: false }).kind).toBe('invalid');
+    const strict = gateToolCall(beside, { policy: 'allow', interactive: true, skipSchema: false });
+    expect(strict).toMatchObject({ kind: 'run', args: act(state.revision) });
+    expect(strict.kind === 'run' && Object.getPrototypeOf(strict.args)).toBe(Object.prototype);
   });
 });

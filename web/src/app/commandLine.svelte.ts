@@ -69,7 +69,7 @@ export class CommandLine {
       return;
     }
     this.dialogBefore = this.desk.seedDeskEntryCount;
-    return this.answerLine(text, this.dialogBefore);
+    return this.answerLine(text, line, this.dialogBefore);
   }
 
   /**
@@ -77,7 +77,7 @@ export class CommandLine {
    * comes first: usually the answer, and then both appear in one update instead of the page drawing
    * the echo while the answer is already on its way (drawing would hold the answer up).
    */
-  private async answerLine(text: string, before: number): Promise<void> {
+  private async answerLine(text: string, line: string, before: number): Promise<void> {
     let echoed = false;
     const echo = () => {
       if (echoed) return;
@@ -87,7 +87,8 @@ export class CommandLine {
     const frame = requestAnimationFrame(echo);
     let result: LineOutcome;
     try {
-      result = await this.connection.call({ type: 'line', text });
+      // The line as typed: the host hands a command the raw rest after the first space.
+      result = await this.connection.call({ type: 'line', text: line });
     } finally {
       cancelAnimationFrame(frame);
       echo();

@@ -22,10 +22,10 @@ export async function runLine(core: HostCore, line: string, headless = false): P
       core.interactive = interactive;
     }
   }
-  const text = line.trim();
-  if (text.length === 0) return { kind: 'usage', text: 'Type a message, or a command such as /seeds query.' };
-  const slash = splitSlashCommand(text);
-  if (!slash) return say(core, text);
+  if (line.trim().length === 0) return { kind: 'usage', text: 'Type a message, or a command such as /seeds query.' };
+  // The host hands a command the raw rest of the line after the first space, trailing spaces kept.
+  const slash = splitSlashCommand(line.trimStart());
+  if (!slash) return say(core, line.trim());
   return runCommand(core, slash.name, slash.args);
 }
 

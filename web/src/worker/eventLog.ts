@@ -27,6 +27,14 @@ export class EventLog {
     return this.items.slice();
   }
 
+  /** Forgets the events (not the notifications) numbered after `seq`: what announced a change the store did not keep. */
+  dropEventsAfter(seq: number): void {
+    for (let index = this.items.length - 1; index >= 0; index--) {
+      const item = this.items[index];
+      if (item && item.seq > seq && item.kind === 'event') this.items.splice(index, 1);
+    }
+  }
+
   /** The items numbered after `seq`, oldest first. */
   since(seq: number): EventLogItem[] {
     return this.items.filter((item) => item.seq > seq);

@@ -26,11 +26,11 @@ async function request<T extends RequestType>(host: PlaygroundHost, body: Extrac
   return handle(host, body, ctx);
 }
 
-/** Prepares a human change on the command line and confirms it at once; the new entry is the leaf. */
+/** Runs a human change on the command line and confirms its dialog at once; the new entry is the leaf. */
 async function commitLine(host: PlaygroundHost, ctx: HandlerContext, line: string): Promise<EntryId> {
   const confirm = await request(host, { type: 'line', text: line }, ctx);
   if (confirm.kind !== 'confirm') throw new Error(`expected a dialog for ${line}, got ${confirm.kind}`);
-  const committed = await request(host, { type: 'commit', change: confirm.change, expectedRevision: confirm.revision }, ctx);
+  const committed = await request(host, { type: 'answerDialog', dialogId: confirm.dialogId, confirmed: true }, ctx);
   if (committed.kind !== 'committed') throw new Error(`expected a commit for ${line}, got ${JSON.stringify(committed)}`);
   return leafOf(host);
 }
@@ -71,8 +71,13 @@ describe('the worker handler map', () => {
       },
       { type: 'line', text: '/seeds query' },
       { type: 'line', text: '/seeds reserve basil-genovese 2' },
+      { type: 'meanwhileReserve', id: 'bean-scarlet', packets: 1 },
+      { type: 'answerDialog', dialogId: 'dialog-that-was-never-asked', confirmed: true },
       { type: 'toolCall', args: '{"op":"discover"}', skipSchema: false },
+      { type: 'line', text: '/unknown with args' },
+      { type: 'line', text: '/seeds reserve basil-genovese 2', headless: true },
       { type: 'line', text: 'a plain message' },
+      { type: 'corruptDemo' },
       { type: 'watch', watch: { topic: 'journal', filter: 'seed-desk' } },
       { type: 'watch', watch: { topic: 'graph', filter: 'seed-desk' } },
       { type: 'unwatch', topic: 'sessions' },
@@ -97,13 +102,20 @@ describe('the worker handler map', () => {
       seen.push(body.type);
     }
     expect(seen).toHaveLength(bodies.length);
-    // A commit through the handler answers with the new revision, as the page expects.
+    // A dialog answered through the handler: the commit answers with the new revision, as the page expects.
     const confirm = await request(host, { type: 'line', text: '/seeds reserve basil-genovese 2' }, ctx);
     if (confirm.kind !== 'confirm') throw new Error(`expected a dialog, got ${confirm.kind}`);
-    const committed = await request(host, { type: 'commit', change: confirm.change, expectedRevision: confirm.revision }, ctx);
+    expect(ResultSchemas.line.safeParse(confirm).success).toBe(true);
+    const committed = await request(host, { type: 'answerDialog', dialogId: confirm.dialogId, confirmed: true }, ctx);
     expect(committed.kind).toBe('committed');
-    expect(ResultSchemas.commit.safeParse(committed).success).toBe(true);
+    expect(ResultSchemas.answerDialog.safeParse(committed).success).toBe(true);
     expect(committed.kind === 'committed' && committed.revision).toBe(host.view().revision);
+    // And a cancel, through the same request.
+    const again = await request(host, { type: 'line', text: '/seeds reserve basil-genovese 1' }, ctx);
+    if (again.kind !== 'confirm') throw new Error(`expected a dialog, got ${again.kind}`);
+    const cancelled = await request(host, { type: 'answerDialog', dialogId: again.dialogId, confirmed: false }, ctx);
+    expect(cancelled).toMatchObject({ kind: 'cancelled', text: `Cancelled: nothing was changed. The revision is still ${host.view().revision}.` });
+    expect(ResultSchemas.answerDialog.safeParse(cancelled).success).toBe(true);
   });
 
   it("a '/seeds query' answers its rows and revision as data, besides the text", async () => {

@@ -5,10 +5,10 @@ import 'fake-indexeddb/auto';
  * Every test opens its own database; stores are closed and databases deleted afterwards.
  */
 import { describe, expect, it } from 'vitest';
-import { asEntryId, asRevision, asSessionId, seededIdSource } from '$domain/ids';
+import { asEntryId, asSessionId, seededIdSource } from '$domain/ids';
 import { customEntry, sessionHeader, userMessageEntry } from '$domain/journal/entry';
 import { SEED_DESK_CUSTOM_TYPE } from '$domain/snapshot';
-import type { CommitOutcomeView, DeskChange, HostView, LineOutcome } from '../protocol/messages';
+import type { DeskChange, HostView, LineOutcome } from '../protocol/messages';
 import { CHANGED_EVENT } from '../protocol/messages';
 import { PlaygroundHost } from './host';
 import { freshDatabases } from './databases.testkit';
@@ -17,25 +17,26 @@ const databases = freshDatabases('host-test');
 const freshHost = (seed = 7) => databases.freshHost(seed);
 
 type Confirm = Extract<LineOutcome, { kind: 'confirm' }>;
+type Committed = Extract<LineOutcome, { kind: 'committed' }>;
 
 function asConfirm(outcome: LineOutcome): Confirm {
   if (outcome.kind !== 'confirm') throw new Error(`expected a confirm outcome, got ${JSON.stringify(outcome)}`);
   return outcome;
 }
 
+/** Runs a line that must stop at the extension's `ctx.ui.confirm`. */
 async function prepare(host: PlaygroundHost, line: string): Promise<Confirm> {
   return asConfirm(await host.runLine(line));
 }
 
-async function commit(host: PlaygroundHost, prepared: Confirm): Promise<CommitOutcomeView> {
-  return host.commitHumanChange(prepared.change, asRevision(prepared.revision));
+/** The learner's answer to the dialog: the extension's code goes on from its `await`. */
+function answer(host: PlaygroundHost, dialog: Confirm, confirmed = true): Promise<LineOutcome> {
+  return host.answerDialog(dialog.dialogId, confirmed);
 }
-
-type Committed = Extract<CommitOutcomeView, { kind: 'committed' }>;
 
 /** Prepare, then confirm at once: a human change that nothing raced. */
 async function confirmLine(host: PlaygroundHost, line: string): Promise<Committed> {
-  const outcome = await commit(host, await prepare(host, line));
+  const outcome = await answer(host, await prepare(host, line));
   if (outcome.kind !== 'committed') throw new Error(`expected a commit for ${line}, got ${JSON.stringify(outcome)}`);
   return outcome;
 }
@@ -71,6 +72,8 @@ const emptyAnswer = (revision: string): LineOutcome => ({
     ],
   },
 });
+
+const reservation = (action: 'reserve' | 'release', id: string, packets: number | string): DeskChange => ({ kind: 'reservation', action, id, packets });
 
 describe('PlaygroundHost: start, query and conversation', () => {
   it('start on an empty database creates a session with an empty desk at <sid>:root', async () => {
@@ -125,51 +128,72 @@ describe('PlaygroundHost: start, query and conversation', () => {
     expect(changedEvents(host)).toEqual([]);
   });
 
-  it("an unknown command and an empty line answer with usage and append nothing", async () => {
+  it('an empty line and a /seeds line the extension cannot parse answer with usage and append nothing', async () => {
     const { host } = await freshHost();
-    const unknown = await host.runLine('/foo');
-    expect(unknown.kind).toBe('usage');
-    expect(unknown.kind === 'usage' && unknown.text).toMatch(/\/foo/);
     expect((await host.runLine('')).kind).toBe('usage');
     expect((await host.runLine('   ')).kind).toBe('usage');
-    expect((await host.runLine('/seeds')).kind).toBe('usage');
+    const bare = await host.runLine('/seeds');
+    expect(bare).toEqual({ kind: 'usage', text: expect.stringMatching(/^\/seeds needs a subcommand\.\nUsage:\n/) });
     expect((await host.runLine('/seeds reserve basil-genovese')).kind).toBe('usage');
     expect(host.view().entryCount).toBe(0);
+    // The extension said it as a warning, through ctx.ui.notify.
+    expect(host.events().some((event) => event.kind === 'notification' && event.level === 'warning' && event.text === bare.text)).toBe(true);
+  });
+
+  it('a command no extension registered goes to the model as an ordinary user message, as in the host', async () => {
+    const { host, store } = await freshHost();
+    const before = host.view().revision;
+    const outcome = await host.runLine('/foo some args');
+    expect(outcome.kind).toBe('said');
+    expect(outcome.kind === 'said' && outcome.text).toMatch(/^No extension registered \/foo \(the loaded ones registered \/seeds\), so the host sent the line to the model as an ordinary message\. Added your message as entry /);
+    expect(host.branch()).toEqual([expect.objectContaining({ role: 'user', text: '/foo some args' })]);
+    expect(host.view().revision).toBe(before);
+    expect(await store.countEntries(host.sessionId)).toBe(1);
   });
 });
 
 describe('PlaygroundHost: a confirmed human reservation', () => {
-  it("'/seeds reserve basil-genovese 2' asks for confirmation at the current revision and appends nothing", async () => {
+  it("'/seeds reserve basil-genovese 2' asks for confirmation, decided on the current revision, and appends nothing", async () => {
     const { host, store } = await freshHost();
     await host.runLine('hello');
     const before = host.view();
-    const prepared = await prepare(host, '/seeds reserve basil-genovese 2');
-    expect(prepared.change).toEqual({ kind: 'reservation', action: 'reserve', id: 'basil-genovese', packets: 2 });
-    expect(prepared.revision).toBe(before.revision);
-    expect(prepared.title).toBe('Reserve 2 basil-genovese?');
-    expect(prepared.message).toContain('0 reserved, 8 available now, 2 reserved, 6 available after');
+    const dialog = await prepare(host, '/seeds reserve basil-genovese 2');
+    expect(dialog.dialogId).toEqual(expect.any(String));
+    expect(dialog.title).toBe('Reserve 2 basil-genovese?');
+    expect(dialog.message).toBe(`This branch holds 0 of 8 basil-genovese packets (8 available). Decided on revision ${before.revision}.`);
+    expect(dialog.text).toBe('');
     expect(host.view().entryCount).toBe(before.entryCount);
     expect(await store.countEntries(host.sessionId)).toBe(before.entryCount);
+    expect(changedEvents(host)).toEqual([]);
   });
 
-  it('cancelling is just not committing: nothing is appended and a later query shows the same desk', async () => {
+  it('cancelling: the extension says nothing changed, nothing is appended, and a later query shows the same desk', async () => {
     const { host } = await freshHost();
-    await prepare(host, '/seeds reserve basil-genovese 2'); // the learner cancels: no commit call
+    const root = `${host.sessionId}:root`;
+    const dialog = await prepare(host, '/seeds reserve basil-genovese 2');
+    expect(await answer(host, dialog, false)).toEqual({
+      kind: 'cancelled',
+      text: `Cancelled: nothing was changed. The revision is still ${root}.`,
+      change: reservation('reserve', 'basil-genovese', 2),
+    });
     expect(host.view().entryCount).toBe(0);
-    expect(await host.runLine('/seeds query')).toEqual(emptyAnswer(`${host.sessionId}:root`));
+    expect(await host.runLine('/seeds query')).toEqual(emptyAnswer(root));
+    expect(changedEvents(host)).toEqual([]);
   });
 
-  it('commitHumanChange with the prepared revision commits: basil 6/2, a new revision, and a changed event', async () => {
+  it('confirming commits: basil 6/2, a new revision, the status line, and a changed event', async () => {
     const { host, store } = await freshHost();
-    const prepared = await prepare(host, '/seeds reserve basil-genovese 2');
-    const outcome = await commit(host, prepared);
+    const root = host.view().revision;
+    const dialog = await prepare(host, '/seeds reserve basil-genovese 2');
+    const outcome = await answer(host, dialog);
     const view = host.view();
     expect(outcome).toEqual({
       kind: 'committed',
+      text: ['basil-genovese: 6 available, 2 reserved', 'bean-scarlet: 5 available, 0 reserved', 'marigold-french: 3 available, 0 reserved', `revision: ${view.revision}`].join('\n'),
+      change: reservation('reserve', 'basil-genovese', 2),
       revision: view.revision,
-      message: ['basil-genovese: 6 available, 2 reserved', 'bean-scarlet: 5 available, 0 reserved', 'marigold-french: 3 available, 0 reserved', `revision: ${view.revision}`].join('\n'),
     });
-    expect(view.revision).not.toBe(prepared.revision);
+    expect(view.revision).not.toBe(root);
     expect(view.revision).toBe(`${host.sessionId}:${view.leafId}`);
     expect(row(view, 'basil-genovese')).toEqual({ reserved: 2, available: 6 });
     expect(view.entryCount).toBe(1);
@@ -182,30 +206,33 @@ describe('PlaygroundHost: a confirmed human reservation', () => {
     const payload = events[0]!.kind === 'event' ? JSON.parse(events[0]!.payload) : null;
     expect(payload).toEqual({ reason: 'reserve', revision: view.revision, agentEnabled: false, quantities: { 'basil-genovese': 2 } });
     expect(view.status).toContain('2 basil-genovese');
+    expect(view.status).toContain(view.revision);
   });
 
-  it('commitHumanChange with an old revision is refused stale-revision and appends nothing', async () => {
+  it('a dialog is answered once: a second answer to the same id changes nothing', async () => {
     const { host, store } = await freshHost();
-    const old = await prepare(host, '/seeds reserve basil-genovese 2');
-    await commit(host, old);
+    const dialog = await prepare(host, '/seeds reserve basil-genovese 2');
+    expect((await answer(host, dialog)).kind).toBe('committed');
     const before = host.view();
-    const again = await commit(host, old);
-    expect(again.kind).toBe('refused');
-    expect(again.kind === 'refused' && again.code).toBe('stale-revision');
+    const again = await answer(host, dialog);
+    expect(again).toEqual({ kind: 'failed', text: expect.stringMatching(/^That dialog is no longer open/) });
     expect(host.view().entryCount).toBe(before.entryCount);
     expect(host.view().revision).toBe(before.revision);
     expect(row(host.view(), 'basil-genovese')).toEqual({ reserved: 2, available: 6 });
     expect(await store.countEntries(host.sessionId)).toBe(1);
     expect(changedEvents(host)).toHaveLength(1);
+    // An id no dialog ever had is refused the same way.
+    expect((await host.answerDialog('dialog-never', true)).kind).toBe('failed');
   });
 
-  it('the race: a reservation lands while the bean dialog waits, so the bean commit is refused and bean stays 0', async () => {
+  it('the race: a reservation lands while the bean dialog waits, so confirming bean is refused stale-revision and bean stays 0', async () => {
     const { host, store } = await freshHost();
     const bean = await prepare(host, '/seeds reserve bean-scarlet 1');
     const meanwhile = await host.meanwhileReserve('basil-genovese', 1);
-    expect(meanwhile.kind).toBe('committed');
-    const outcome = await commit(host, bean);
-    expect(outcome.kind === 'refused' && outcome.code).toBe('stale-revision');
+    expect(meanwhile).toMatchObject({ kind: 'committed', change: reservation('reserve', 'basil-genovese', 1) });
+    const outcome = await answer(host, bean);
+    expect(outcome).toMatchObject({ kind: 'refused', code: 'stale-revision', change: reservation('reserve', 'bean-scarlet', 1) });
+    expect(outcome.kind === 'refused' && outcome.text).toMatch(/^Refused \(stale-revision\)/);
     const view = host.view();
     expect(row(view, 'bean-scarlet')).toEqual({ reserved: 0, available: 5 });
     expect(row(view, 'basil-genovese')).toEqual({ reserved: 1, available: 7 });
@@ -219,7 +246,7 @@ describe('PlaygroundHost: a confirmed human reservation', () => {
     const bean = await prepare(host, '/seeds reserve bean-scarlet 1');
     host.stepBack();
     expect(host.view().revision).toBe(`${host.sessionId}:root`);
-    const outcome = await commit(host, bean);
+    const outcome = await answer(host, bean);
     expect(outcome.kind === 'refused' && outcome.code).toBe('stale-revision');
     expect(host.view().entryCount).toBe(1);
     expect(await store.countEntries(host.sessionId)).toBe(1);
@@ -228,9 +255,9 @@ describe('PlaygroundHost: a confirmed human reservation', () => {
 
   it('ordinary conversation during the dialog does not stale it', async () => {
     const { host } = await freshHost();
-    const prepared = await prepare(host, '/seeds reserve marigold-french 3');
-    await host.runLine('still thinking');
-    const outcome = await commit(host, prepared);
+    const dialog = await prepare(host, '/seeds reserve marigold-french 3');
+    expect((await host.runLine('still thinking')).kind).toBe('said');
+    const outcome = await answer(host, dialog);
     expect(outcome.kind).toBe('committed');
     expect(row(host.view(), 'marigold-french')).toEqual({ reserved: 3, available: 0 });
     expect(host.view().entryCount).toBe(2);
@@ -239,15 +266,16 @@ describe('PlaygroundHost: a confirmed human reservation', () => {
   it("'/seeds reserve nope 1' is refused invalid-target before any dialog, appending nothing", async () => {
     const { host } = await freshHost();
     const outcome = await host.runLine('/seeds reserve nope 1');
-    expect(outcome.kind === 'refused' && outcome.code).toBe('invalid-target');
+    expect(outcome).toMatchObject({ kind: 'refused', code: 'invalid-target', change: reservation('reserve', 'nope', 1) });
     expect(host.view().entryCount).toBe(0);
   });
 
-  it("'/seeds reserve basil-genovese 0' is refused invalid-quantity before any dialog", async () => {
+  it("'/seeds reserve basil-genovese 0' is refused invalid-quantity before any dialog; the count stays as typed", async () => {
     const { host } = await freshHost();
     for (const count of ['0', '-1', '1.5', 'two']) {
       const outcome = await host.runLine(`/seeds reserve basil-genovese ${count}`);
       expect(outcome.kind === 'refused' && outcome.code, count).toBe('invalid-quantity');
+      expect(outcome.kind === 'refused' && outcome.change?.kind === 'reservation' && String(outcome.change.packets), count).toBe(String(Number.isNaN(Number(count)) ? count : Number(count)));
     }
     expect(host.view().entryCount).toBe(0);
   });
@@ -261,28 +289,29 @@ describe('PlaygroundHost: a confirmed human reservation', () => {
     expect(host.view().entryCount).toBe(0);
   });
 
-  it("the grant: '/seeds agent on' asks for confirmation, and committing it switches the agent on", async () => {
+  it("the grant: '/seeds agent on' asks for confirmation, and confirming it switches the agent on", async () => {
     const { host } = await freshHost();
-    const prepared = await prepare(host, '/seeds agent on');
-    expect(prepared.change).toEqual({ kind: 'grant', enabled: true } satisfies DeskChange);
-    expect(prepared.title).toBe('Switch the agent on?');
+    const root = host.view().revision;
+    const dialog = await prepare(host, '/seeds agent on');
+    expect(dialog.title).toBe('Switch the agent on?');
+    expect(dialog.message).toMatch(/^The agent may then reserve and release/);
     expect(host.view().agentEnabled).toBe(false);
     expect(host.view().entryCount).toBe(0);
-    const outcome = await commit(host, prepared);
-    expect(outcome.kind).toBe('committed');
+    const outcome = await answer(host, dialog);
+    expect(outcome).toMatchObject({ kind: 'committed', change: { kind: 'grant', enabled: true } satisfies DeskChange });
     const view = host.view();
     expect(view.agentEnabled).toBe(true);
-    expect(view.revision).not.toBe(prepared.revision);
+    expect(view.revision).not.toBe(root);
     const payload = changedEvents(host).map((event) => (event.kind === 'event' ? JSON.parse(event.payload) : null));
     expect(payload).toEqual([expect.objectContaining({ reason: 'agent-on', agentEnabled: true })]);
     // Revoke goes through the same path.
-    await confirmLine(host, '/seeds agent off');
+    expect((await confirmLine(host, '/seeds agent off')).change).toEqual({ kind: 'grant', enabled: false });
     expect(host.view().agentEnabled).toBe(false);
   });
 });
 
 describe('PlaygroundHost: headless', () => {
-  it('setInteractive(false) refuses human reservations and the grant with ui-required; queries still answer', async () => {
+  it('setInteractive(false) refuses human reservations and the grant with ui-required, before any dialog; queries still answer', async () => {
     const { host } = await freshHost();
     host.setInteractive(false);
     expect(host.view().interactive).toBe(false);
@@ -290,58 +319,74 @@ describe('PlaygroundHost: headless', () => {
       const outcome = await host.runLine(line);
       expect(outcome.kind === 'refused' && outcome.code, line).toBe('ui-required');
     }
-    expect(await host.runLine('/seeds query')).toEqual(emptyAnswer(`${host.sessionId}:root`));
+    // The answer's data is the same; its text says no UI showed it.
+    const query = await host.runLine('/seeds query');
+    const expected = emptyAnswer(`${host.sessionId}:root`);
+    expect(query).toMatchObject({ kind: 'answer', query: expected.kind === 'answer' ? expected.query : null });
+    expect(query.kind === 'answer' && query.text).toContain(emptyQuery(`${host.sessionId}:root`));
     expect(host.view().entryCount).toBe(0);
   });
 
-  it('a dialog opened with a UI cannot be committed after the UI went away', async () => {
+  it('one headless line (the Refusals demo) runs without a UI, and the host keeps its UI after it', async () => {
     const { host } = await freshHost();
-    const prepared = await prepare(host, '/seeds reserve basil-genovese 2');
-    host.setInteractive(false);
-    const outcome = await commit(host, prepared);
+    const outcome = await host.runLine('/seeds reserve basil-genovese 2', true);
     expect(outcome.kind === 'refused' && outcome.code).toBe('ui-required');
-    expect(host.view().entryCount).toBe(0);
+    expect(host.view().interactive).toBe(true);
+    expect((await host.runLine('/seeds reserve basil-genovese 2')).kind).toBe('confirm');
   });
 });
 
 describe('PlaygroundHost: storage failure latch', () => {
-  it.each(['abort', 'quota'] as const)("injectFault('%s'): the commit fails, the latch is set, nothing is stored; queries still work", async (fault) => {
+  it.each(['abort', 'quota'] as const)("injectFault('%s'): the confirmed change fails, the latch is set, nothing is stored; queries still work", async (fault) => {
     const { host, store } = await freshHost();
     await host.runLine('hello');
-    const prepared = await prepare(host, '/seeds reserve basil-genovese 2');
+    const dialog = await prepare(host, '/seeds reserve basil-genovese 2');
     const before = host.view();
     host.injectFault(fault);
-    const outcome = await commit(host, prepared);
-    expect(outcome.kind).toBe('failed');
+    const outcome = await answer(host, dialog);
+    expect(outcome).toEqual({ kind: 'failed', text: expect.stringMatching(/^Storage failed, nothing was appended: /) });
     const view = host.view();
     expect(view.writeFailure).toMatch(fault === 'abort' ? /abort/i : /quota/i);
     expect(view.entryCount).toBe(before.entryCount);
     expect(view.revision).toBe(before.revision);
+    expect(row(view, 'basil-genovese')).toEqual({ reserved: 0, available: 8 });
     expect(await store.countEntries(host.sessionId)).toBe(before.entryCount);
     expect(host.events().some((event) => event.kind === 'notification' && event.level === 'error')).toBe(true);
-    expect(changedEvents(host)).toEqual([]);
 
     // Latched: the next write fails without reaching the store, though no fault is armed any more.
     const said = await host.runLine('x');
     expect(said.kind).toBe('failed');
-    expect((await commit(host, prepared)).kind).toBe('failed');
+    // The extension's own append throws now: the host reports it as the extension's error.
+    const next = await prepare(host, '/seeds reserve basil-genovese 2');
+    const refused = await answer(host, next);
+    expect(refused.kind).toBe('error');
+    expect(refused.kind === 'error' && refused.text).toMatch(/^Extension "command:seeds" error: Writes are stopped after a storage failure/);
     expect(host.view().entryCount).toBe(before.entryCount);
     expect(await store.countEntries(host.sessionId)).toBe(before.entryCount);
     // Reads still answer.
     expect(await host.runLine('/seeds query')).toEqual(emptyAnswer(before.revision));
   });
 
-  it('reopen() clears the latch, and a commit then succeeds', async () => {
-    const { host, store } = await freshHost();
-    const prepared = await prepare(host, '/seeds reserve basil-genovese 2');
+  it('after a failed write, the status line is the desk as stored, not the lost change', async () => {
+    const { host } = await freshHost();
+    const dialog = await prepare(host, '/seeds reserve basil-genovese 2');
     host.injectFault('abort');
-    expect((await commit(host, prepared)).kind).toBe('failed');
+    expect((await answer(host, dialog)).kind).toBe('failed');
+    const view = host.view();
+    expect(view.status).toBe(`Seed desk: nothing reserved; agent off; revision ${view.revision}`);
+  });
+
+  it('reopen() clears the latch, and a confirmed change then succeeds', async () => {
+    const { host, store } = await freshHost();
+    const root = host.view().revision;
+    host.injectFault('abort');
+    expect((await answer(host, await prepare(host, '/seeds reserve basil-genovese 2'))).kind).toBe('failed');
     expect(host.view().writeFailure).not.toBeNull();
     await host.reopen();
     expect(host.view().writeFailure).toBeNull();
     const again = await prepare(host, '/seeds reserve basil-genovese 2');
-    expect(again.revision).toBe(prepared.revision);
-    expect((await commit(host, again)).kind).toBe('committed');
+    expect(again.message).toContain(`Decided on revision ${root}.`);
+    expect((await answer(host, again)).kind).toBe('committed');
     expect(row(host.view(), 'basil-genovese')).toEqual({ reserved: 2, available: 6 });
     expect(await store.countEntries(host.sessionId)).toBe(1);
     expect((await host.runLine('x')).kind).toBe('said');
@@ -416,10 +461,10 @@ describe('PlaygroundHost: leaf moves, reopen and restart', () => {
     expect(view.revision).toBe(sibling.revision);
     expect(row(view, 'basil-genovese')).toEqual({ reserved: 1, available: 7 });
     expect(view.notice).not.toMatch(/did not survive/);
-    // The sibling's token is refused on the original branch.
+    // The original branch keeps its own desk and revision.
     host.moveLeaf(asEntryId(basil.revision.split(':')[1]!));
-    const stale = await host.commitHumanChange({ kind: 'reservation', action: 'release', id: 'basil-genovese', packets: 1 }, asRevision(sibling.revision));
-    expect(stale.kind === 'refused' && stale.code).toBe('stale-revision');
+    expect(host.view().revision).toBe(basil.revision);
+    expect(row(host.view(), 'basil-genovese')).toEqual({ reserved: 2, available: 6 });
   });
 
   it('a restart on the same database restores the session, revision and rows', async () => {
@@ -443,10 +488,10 @@ describe('PlaygroundHost: leaf moves, reopen and restart', () => {
     expect(after.leafId).toBe(before.leafId);
     expect(restarted.branch()).toEqual(beforeBranch);
     expect(await restarted.runLine('/seeds query')).toEqual(query);
-    // The restored revision is the live one: a commit made on it goes through.
+    // The restored revision is the live one: a change decided on it goes through.
     const prepared = await prepare(restarted, '/seeds release basil-genovese 1');
-    expect(prepared.revision).toBe(before.revision);
-    expect((await commit(restarted, prepared)).kind).toBe('committed');
+    expect(prepared.message).toContain(`Decided on revision ${before.revision}.`);
+    expect((await answer(restarted, prepared)).kind).toBe('committed');
     expect(row(restarted.view(), 'basil-genovese')).toEqual({ reserved: 1, available: 7 });
   });
 
@@ -486,8 +531,6 @@ describe('PlaygroundHost: what it finds in the database', () => {
       const outcome = await host.runLine(line);
       expect(outcome.kind === 'refused' && outcome.code, line).toBe('corrupt-state');
     }
-    const forced = await host.commitHumanChange({ kind: 'reservation', action: 'reserve', id: 'bean-scarlet', packets: 1 }, asRevision(view.revision));
-    expect(forced.kind === 'refused' && forced.code).toBe('corrupt-state');
     expect(await store.countEntries(SID)).toBe(3);
     // Conversation still appends on a corrupt branch.
     expect((await host.runLine('what now?')).kind).toBe('said');

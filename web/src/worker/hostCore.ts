@@ -64,6 +64,8 @@ export class HostCore implements HostServices {
   private readonly stored = new Set<EntryId>();
   private writing: Promise<void> = Promise.resolve();
   private writeError: unknown = null;
+  /** The event log's end and the statuses before the first unsaved append: what a failed write goes back to. */
+  private beforeUnsaved: { readonly eventSeq: number; readonly statuses: ReadonlyMap<string, string> } | null = null;
   /** Told about every stored append this tab made, so other tabs can be told (BroadcastChannel). */
   onAppended: ((sessionId: SessionId, entries: readonly JournalEntry[]) => void) | null = null;
   /** Told when the list of sessions changed here (created, imported, forked). */
@@ -119,6 +121,7 @@ export class HostCore implements HostServices {
    */
   appendNow(entry: JournalEntry): void {
     if (this.writeFailure !== null) throw new Error(this.blockedText());
+    if (this.unsaved.length === 0) this.beforeUnsaved = { eventSeq: this.events.lastSeq, statuses: new Map(this.statuses) };
     this.journal.append(entry);
     this.leafNavigated = false;
     this.notice = null;
@@ -143,7 +146,9 @@ export class HostCore implements HostServices {
   async settleWrites(): Promise<string | null> {
     await this.writing;
     const entries = this.unsaved;
+    const before = this.beforeUnsaved;
     this.unsaved = [];
+    this.beforeUnsaved = null;
     const kept = entries.filter((entry) => this.stored.has(entry.id));
     this.stored.clear();
     if (kept.length > 0) this.onAppended?.(this.sessionId, kept);
@@ -155,6 +160,13 @@ export class HostCore implements HostServices {
     const journal = SessionJournal.fromEntries(this.journal.header, this.journal.entries().filter((entry) => !lost.has(entry.id)));
     journal.moveLeaf(firstLost?.parentId ?? journal.leafId);
     this.journal = journal;
+    // The extension announced a change the store did not keep (appendEntry returns no receipt):
+    // its events go, and the status line is what it was over the stored entries.
+    if (before) {
+      this.events.dropEventsAfter(before.eventSeq);
+      this.statuses.clear();
+      for (const [key, text] of before.statuses) this.statuses.set(key, text);
+    }
     return this.latch(error);
   }
 
@@ -172,7 +184,9 @@ export class HostCore implements HostServices {
 
   /** A session event to the extension, with the host's payload; what its handlers notify lands in the event log. */
   fire(event: SessionEvent): void {
-    this.extensions.fire(event.event, { type: event.event, ...event });
+    const { event: name, ...payload } = event;
+    // A handler that throws is the extension's error, shown as the host shows one; the others still run.
+    for (const error of this.extensions.fire(name, { type: name, ...payload })) this.notify('error', error);
   }
 
   /** Entries another tab appended: they join the tree; this tab's leaf stays where it is. */

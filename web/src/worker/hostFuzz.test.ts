@@ -1,9 +1,9 @@
 import 'fake-indexeddb/auto';
 /**
  * Seeded fuzz through the real PlaygroundHost over a JournalStore on fake-indexeddb (each test its
- * own database): (a) random tool calls, command lines, confirmations, approvals and leaf moves,
- * checking after every call that the stored journal is the in-memory one and that desk entries
- * appear only with a committed outcome; (b) imports of mutated session files, checking that a
+ * own database): (a) random tool calls, command lines, dialog answers (with another client's
+ * change landing meanwhile, sometimes), approvals and leaf moves, checking after every call that
+ * the stored journal is the in-memory one and that desk entries appear only with a committed outcome; (b) imports of mutated session files, checking that a
  * refused import writes nothing and an accepted one stores every parsed entry.
  *
  * Replay: the seed is in the test name; FC_SEED=<seed> npx vitest run web/src/worker/hostFuzz.test.ts
@@ -14,8 +14,11 @@ import { readFileSync } from 'node:fs';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { FIXTURE, FIXTURE_IDS } from '$domain/fixture';
-import { asRevision, seededIdSource } from '$domain/ids';
+import { seededIdSource } from '$domain/ids';
 import { parseSessionJsonl } from '$domain/journal/importJsonl';
+import { seedDeskJsonSchema } from '$domain/tool/jsonSchema';
+import { SEED_DESK_TOOL_NAME } from '$domain/tool/schema';
+import { checkArguments } from './omp/argumentCheck';
 import type { HostView, LineOutcome, ToolCallOutcome } from '../protocol/messages';
 import { PlaygroundHost } from './host';
 import { JournalStore } from './store';
@@ -74,7 +77,8 @@ type ArgsSpec =
 
 type Action =
   | { readonly t: 'tool'; readonly args: ArgsSpec; readonly skipSchema: boolean }
-  | { readonly t: 'line'; readonly line: string; readonly headless: boolean; readonly confirm: boolean; readonly staleConfirm: boolean }
+  /** `confirm`: the answer to a dialog the line opens; `meanwhile`: another client's reservation lands first. */
+  | { readonly t: 'line'; readonly line: string; readonly headless: boolean; readonly confirm: boolean; readonly meanwhile: boolean }
   | { readonly t: 'policy'; readonly policy: 'allow' | 'prompt' | 'deny'; readonly approve: boolean }
   | { readonly t: 'interactive'; readonly value: boolean }
   | { readonly t: 'stepBack' }
@@ -138,7 +142,7 @@ const lineArb = fc.oneof(
 
 const actionArb: fc.Arbitrary<Action> = fc.oneof(
   { weight: 8, arbitrary: fc.record({ t: fc.constant('tool' as const), args: argsArb, skipSchema: fc.boolean() }) },
-  { weight: 6, arbitrary: fc.record({ t: fc.constant('line' as const), line: lineArb, headless: fc.oneof({ weight: 5, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }), confirm: fc.boolean(), staleConfirm: fc.oneof({ weight: 5, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }) }) },
+  { weight: 6, arbitrary: fc.record({ t: fc.constant('line' as const), line: lineArb, headless: fc.oneof({ weight: 5, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }), confirm: fc.boolean(), meanwhile: fc.oneof({ weight: 5, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }) }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('policy' as const), policy: fc.constantFrom('allow' as const, 'prompt' as const, 'deny' as const), approve: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('interactive' as const), value: fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }) }) },
   { weight: 1, arbitrary: fc.constant({ t: 'stepBack' as const }) },
@@ -175,14 +179,24 @@ function argsText(spec: ArgsSpec, current: string, stale: readonly string[]): st
   return JSON.stringify(ownObject([...entries, ...(spec.extra ?? [])]));
 }
 
-/** A fully valid act, judged from the JSON the host received: own keys, exact values, the current revision as a string. */
-function fullyValidAct(text: string, current: string): boolean {
+/**
+ * What the tool's code was given for this text: the JSON as sent with skipSchema, else the
+ * arguments after the host's repairs (null when the host's check refuses them).
+ */
+function argsReachingTool(text: string, skipSchema: boolean): unknown {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
-    return false;
+    return null;
   }
+  if (skipSchema) return raw;
+  const checked = checkArguments(SEED_DESK_TOOL_NAME, seedDeskJsonSchema, raw);
+  return checked.ok ? checked.args : null;
+}
+
+/** A fully valid act, judged from the arguments the tool got: own keys, exact values, the current revision as a string. */
+function fullyValidAct(raw: unknown, current: string): boolean {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return false;
   const own = (key: string): unknown => (Object.hasOwn(raw, key) ? (raw as Record<string, unknown>)[key] : undefined);
   const packets = own('packets');
@@ -214,7 +228,7 @@ const setupArb: fc.Arbitrary<Setup> = fc.record({
 async function confirmed(host: PlaygroundHost, line: string): Promise<void> {
   const prepared = await host.runLine(line);
   if (prepared.kind !== 'confirm') throw new FuzzFailure(`setup: expected a confirm for ${line}, got ${show(prepared)}`);
-  const done = await host.commitHumanChange(prepared.change, asRevision(prepared.revision));
+  const done = await host.answerDialog(prepared.dialogId, true);
   if (done.kind !== 'committed') throw new FuzzFailure(`setup: expected a commit for ${line}, got ${show(done)}`);
 }
 
@@ -246,7 +260,8 @@ async function runActions(host: PlaygroundHost, store: JournalStore, setup: Setu
           if (isCommittedTool(outcome)) {
             committed = 1;
             label = 'tool commit';
-            check(fullyValidAct(text, before.revision), `${where}: the host committed a call that is not a fully valid act: ${show(text)}`);
+            const given = argsReachingTool(text, action.skipSchema);
+            check(fullyValidAct(given, before.revision), `${where}: the host committed a call that is not a fully valid act: ${show(text)} (the tool got ${show(given)})`);
           }
           if (outcome.kind === 'result' && outcome.details && !outcome.details.ok) {
             check(outcome.details.code !== undefined, `${where}: a refusal without a code`);
@@ -257,14 +272,23 @@ async function runActions(host: PlaygroundHost, store: JournalStore, setup: Setu
           const outcome: LineOutcome = await host.runLine(action.line, action.headless);
           label = `line ${outcome.kind}${outcome.kind === 'refused' ? ` ${outcome.code}` : ''}`;
           check(outcome.kind !== 'usage' || outcome.text.length > 0, `${where}: an empty usage text`);
+          check(outcome.kind !== 'error' && outcome.kind !== 'failed', `${where}: the line ended in ${show(outcome)}`);
           if (outcome.kind === 'confirm') {
-            check(host.view().entryCount === before.entryCount, `${where}: preparing a confirmation appended something`);
-            if (action.confirm) {
-              const revision = action.staleConfirm ? (stale.find((candidate) => candidate !== outcome.revision) ?? outcome.revision) : outcome.revision;
-              const done = await host.commitHumanChange(outcome.change, asRevision(revision));
-              label = `confirm ${done.kind}${done.kind === 'refused' ? ` ${done.code}` : ''}`;
-              if (done.kind === 'committed') committed = 1;
+            check(host.view().entryCount === before.entryCount, `${where}: asking for a confirmation appended something`);
+            check(!action.headless && host.view().interactive, `${where}: a dialog opened without a UI`);
+            let raced = false;
+            if (action.meanwhile) {
+              const other = await host.meanwhileReserve('basil-genovese', 1);
+              check(other.kind === 'committed' || other.kind === 'refused', `${where}: the other client's reservation ended in ${show(other)}`);
+              raced = other.kind === 'committed';
+              committed += raced ? 1 : 0;
             }
+            const done = await host.answerDialog(outcome.dialogId, action.confirm);
+            label = `${action.confirm ? 'confirm' : 'cancel'}${raced ? ' after a race' : ''} ${done.kind}${done.kind === 'refused' ? ` ${done.code}` : ''}`;
+            if (done.kind === 'committed') committed += 1;
+            if (!action.confirm) check(done.kind === 'cancelled', `${where}: a cancelled dialog ended in ${show(done)}`);
+            else if (raced) check(done.kind === 'refused' && done.code === 'stale-revision', `${where}: a dialog confirmed after another change landed ended in ${show(done)}`);
+            else check(done.kind === 'committed', `${where}: a dialog confirmed with nothing in between ended in ${show(done)}`);
           }
           break;
         }
@@ -489,7 +513,7 @@ const importProperty = (host: PlaygroundHost, store: JournalStore, name: string)
     // And it takes new entries like any other: a grant, then an act on the revision it reports.
     const granted = await host.runLine('/seeds agent on');
     if (granted.kind === 'confirm') {
-      const done = await host.commitHumanChange(granted.change, asRevision(granted.revision));
+      const done = await host.answerDialog(granted.dialogId, true);
       check(done.kind === 'committed', `a confirmed grant on the imported session was not committed: ${show(done)}`);
       count('import then grant');
     } else check(granted.kind === 'refused' && granted.code === 'corrupt-state' && reopened.corrupt !== null, `a grant on the imported session was ${show(granted)}`);
@@ -508,7 +532,7 @@ describe('PlaygroundHost fuzz (fake-indexeddb)', () => {
     const { host, store } = await freshHost(41);
     await fc.assert(callsProperty(host, store), { seed: SEED, path: PATH, numRuns: 300, verbose: 1 });
     if (PATH === undefined) {
-      const wanted = ['tool commit', 'tool result schema', 'tool result domain', 'tool failed', 'tool approval asked', 'confirm committed', 'line refused ui-required', 'line usage', 'line said'];
+      const wanted = ['tool commit', 'tool result schema', 'tool result domain', 'tool failed', 'tool approval asked', 'confirm committed', 'cancel cancelled', 'confirm after a race refused stale-revision', 'line refused ui-required', 'line usage', 'line said'];
       expect(missing(wanted)).toEqual([]);
     }
   }, TIMEOUT);
@@ -559,10 +583,14 @@ describe('pinned counterexamples (found by the fuzz above on 6b68603)', () => {
     const { host } = await freshHost(67);
     const granted = await host.runLine('/seeds agent on');
     if (granted.kind !== 'confirm') throw new Error(`expected a confirm, got ${granted.kind}`);
-    expect((await host.commitHumanChange(granted.change, asRevision(granted.revision))).kind).toBe('committed');
+    expect((await host.answerDialog(granted.dialogId, true)).kind).toBe('committed');
     const before = host.view();
-    const outcome = await host.callTool(JSON.stringify({ op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: [before.revision] }), true);
-    expect(isCommittedTool(outcome)).toBe(false);
+    const text = JSON.stringify({ op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: [before.revision] });
+    expect(isCommittedTool(await host.callTool(text, true))).toBe(false);
+    // With the schema on, the host turns the array into its JSON text: still not the revision.
+    const repaired = await host.callTool(text, false);
+    expect(isCommittedTool(repaired)).toBe(false);
+    expect(repaired.kind === 'result' && repaired.details?.code).toBe('stale-revision');
     expect(host.view().seedDeskEntryCount).toBe(before.seedDeskEntryCount);
   });
 

@@ -5,7 +5,7 @@ import 'fake-indexeddb/auto';
  * real reason the leaf moved, the persistence gate, and which entries reach the model.
  */
 import { describe, expect, it } from 'vitest';
-import { asRevision, seededIdSource } from '$domain/ids';
+import { seededIdSource } from '$domain/ids';
 import type { LineOutcome } from '../protocol/messages';
 import { PlaygroundHost } from './host';
 import { freshDatabases } from './databases.testkit';
@@ -15,7 +15,7 @@ const databases = freshDatabases('host-lesson-test');
 async function confirmLine(host: PlaygroundHost, line: string): Promise<void> {
   const prepared: LineOutcome = await host.runLine(line);
   if (prepared.kind !== 'confirm') throw new Error(`expected a dialog for ${line}, got ${JSON.stringify(prepared)}`);
-  const outcome = await host.commitHumanChange(prepared.change, asRevision(prepared.revision));
+  const outcome = await host.answerDialog(prepared.dialogId, true);
   if (outcome.kind !== 'committed') throw new Error(`expected a commit for ${line}, got ${JSON.stringify(outcome)}`);
 }
 

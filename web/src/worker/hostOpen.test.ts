@@ -4,7 +4,7 @@ import 'fake-indexeddb/auto';
  * last session and reads the whole journal after. The first view must already be the true one.
  */
 import { describe, expect, it } from 'vitest';
-import { asRevision, asSessionId, seededIdSource } from '$domain/ids';
+import { asSessionId, seededIdSource } from '$domain/ids';
 import { parseSessionJsonl } from '$domain/journal/importJsonl';
 import { SEGMENT_ENTRIES } from './segments';
 import { freshDatabases } from './databases.testkit';
@@ -17,7 +17,7 @@ async function sessionWithHistory() {
   await host.runLine('a message before anything');
   const prepared = await host.runLine('/seeds reserve basil-genovese 2');
   if (prepared.kind !== 'confirm') throw new Error('expected a dialog');
-  await host.commitHumanChange(prepared.change, asRevision(prepared.revision));
+  expect((await host.answerDialog(prepared.dialogId, true)).kind).toBe('committed');
   await host.callTool(JSON.stringify({ op: 'query' }), false);
   return { host, name };
 }
@@ -28,11 +28,23 @@ describe('opening from the stored head', () => {
     const full = host.view();
     const store = await databases.openStore(name);
     const opening = await PlaygroundHost.start(store, seededIdSource(12), { fromHead: true });
-    expect(opening.view()).toEqual({ ...full, notice: null });
+    // The status line is the extension's (ctx.ui.setStatus on session_start): see the next test.
+    expect({ ...opening.view(), status: full.status }).toEqual({ ...full, notice: null });
     expect(opening.branch()).toEqual([]);
     await opening.finishOpening();
     expect(opening.view()).toEqual({ ...full, notice: null });
     expect(opening.branch().map((item) => item.role)).toEqual(host.branch().map((item) => item.role));
+  });
+
+  // The extension sets its status line on session_start, which the host fires once the journal it
+  // reads is there: the first view (from the stored head) has none, the push after it has it.
+  it('the extension’s status line arrives with the whole journal, right after the first view', async () => {
+    const { host, name } = await sessionWithHistory();
+    const full = host.view();
+    const opening = await PlaygroundHost.start(await databases.openStore(name), seededIdSource(15), { fromHead: true });
+    expect(opening.view().status).toBe('');
+    await opening.finishOpening();
+    expect(opening.view().status).toBe(full.status);
   });
 
   it('finishing twice reads once, and a browser with no session starts a new one at once', async () => {

@@ -6,7 +6,7 @@ import 'fake-indexeddb/auto';
  * behaviour, the storage latch and reopen. Every test opens its own database.
  */
 import { describe, expect, it } from 'vitest';
-import { asEntryId, asRevision } from '$domain/ids';
+import { asEntryId } from '$domain/ids';
 import type { HostView, LineOutcome, ToolCallOutcome, ToolDetailsView } from '../protocol/messages';
 import { CHANGED_EVENT } from '../protocol/messages';
 import { PlaygroundHost } from './host';
@@ -60,11 +60,11 @@ async function queryRevision(host: PlaygroundHost): Promise<string> {
 
 const act = (action: 'reserve' | 'release', id: string, packets: unknown, expectedRevision: string) => ({ op: 'act', action, id, packets, expectedRevision });
 
-/** A human change: prepare, then confirm at once. */
+/** A human change: the extension asks, and the learner confirms at once. */
 async function confirmLine(host: PlaygroundHost, line: string): Promise<void> {
   const prepared: LineOutcome = await host.runLine(line);
   if (prepared.kind !== 'confirm') throw new Error(`expected a confirm for ${line}, got ${JSON.stringify(prepared)}`);
-  const outcome = await host.commitHumanChange(prepared.change, asRevision(prepared.revision));
+  const outcome = await host.answerDialog(prepared.dialogId, true);
   if (outcome.kind !== 'committed') throw new Error(`expected a commit for ${line}, got ${JSON.stringify(outcome)}`);
 }
 
@@ -204,16 +204,48 @@ describe('seed_desk through the host: act with the returned revision, then with 
 // ---- (3), (4) schema and domain errors ----
 
 describe('seed_desk through the host: the schema gate and the domain’s own checks', () => {
-  it('a schema failure: stage schema, isError true, no details; the toolResult is recorded as an error', async () => {
+  it('a schema failure: stage schema, isError true; the toolResult is recorded as the host records it', async () => {
     const { host } = await freshHost();
-    const result = await callResult(host, { op: 'inspect', id: 7 });
+    const result = await callResult(host, { op: 'inspect', id: null });
     expect(result).toMatchObject({ stage: 'schema', isError: true, details: null });
-    expect(result.text).toMatch(/^Validation failed for tool "seed_desk":/);
+    expect(result.text).toBe(
+      `Validation failed for tool "seed_desk":\n  - root: must be id: expected string, received null (was {"op":"inspect","id":null})\n\nReceived arguments:\n${JSON.stringify({ op: 'inspect', id: null }, null, 2)}`,
+    );
     const recorded = messageOf(toolResultEntry(host, result.callId));
     expect(recorded).toMatchObject({ role: 'toolResult', toolName: 'seed_desk', isError: true, content: [{ type: 'text', text: result.text }] });
-    expect(recorded['details']).toBeUndefined();
+    // The agent loop's details for a validation error (omp-facts §1).
+    expect(recorded['details']).toEqual({ isError: true, error: result.text });
     expect(toolCallEntry(host, result.callId)).toBeDefined();
-    expect(host.events().some((event) => event.kind === 'notification' && event.level === 'error' && event.text === result.text)).toBe(true);
+    // The extension's code never ran: nothing it would say or append.
+    expect(host.events()).toEqual([]);
+    expect(deskLines(host)).toBe(0);
+  });
+
+  it('arguments the host repairs run repaired, while the toolCall keeps what the model sent', async () => {
+    const { host } = await freshHost();
+    await grant(host);
+    const sent = { op: 'act', action: ' reserve ', id: 'bean-scarlet', packets: '2', expectedRevision: host.view().revision, note: 'extra' };
+    const result = await callResult(host, sent);
+    expect(result).toMatchObject({ stage: 'domain', isError: false });
+    expect(detailsOf(result)).toMatchObject({ ok: true, scope: 'act', data: { action: 'reserve', id: 'bean-scarlet', packets: 2 } });
+    expect(row(host.view(), 'bean-scarlet')).toEqual({ reserved: 2, available: 3 });
+    expect(messageOf(toolCallEntry(host, result.callId))['content']).toEqual([{ type: 'toolCall', id: result.callId, name: 'seed_desk', arguments: sent }]);
+  });
+
+  it('an act hidden in an own __proto__ key is refused by the schema and reserves nothing', async () => {
+    const { host } = await freshHost();
+    await grant(host);
+    const text = `{"__proto__":${JSON.stringify(act('reserve', 'bean-scarlet', 1, host.view().revision))}}`;
+    const result = asResult(await host.callTool(text, false));
+    expect(row(host.view(), 'bean-scarlet')).toEqual({ reserved: 0, available: 5 });
+    expect(result).toMatchObject({ stage: 'schema', isError: true });
+  });
+
+  it('arguments as a JSON string are parsed by the host', async () => {
+    const { host } = await freshHost();
+    const result = await callResult(host, JSON.stringify({ op: 'inspect', id: 'marigold-french' }));
+    expect(result).toMatchObject({ stage: 'domain', isError: false });
+    expect(detailsOf(result)).toMatchObject({ ok: true, scope: 'inspect' });
   });
 
   it('skipSchema + {op:"inspect", id: 7}: the domain refuses it invalid-target (a refusal, not an error)', async () => {
@@ -224,12 +256,12 @@ describe('seed_desk through the host: the schema gate and the domain’s own che
     expect(messageOf(toolResultEntry(host, result.callId))).toMatchObject({ isError: false, details: { code: 'invalid-target' } });
   });
 
-  it('skipSchema + {op:"nope"}: the domain throws it back as a tool error', async () => {
+  it('skipSchema + {op:"nope"}: the tool throws, and the host records the bare message with empty details', async () => {
     const { host } = await freshHost();
     const result = await callResult(host, { op: 'nope' }, true);
     expect(result).toMatchObject({ stage: 'domain', isError: true, details: null });
     expect(result.text).toBe('seed_desk needs an object with op set to one of: discover, query, inspect, act.');
-    expect(messageOf(toolResultEntry(host, result.callId))).toMatchObject({ isError: true });
+    expect(messageOf(toolResultEntry(host, result.callId))).toMatchObject({ isError: true, content: [{ type: 'text', text: result.text }], details: {} });
   });
 
   it('skipSchema + an act with an unknown action is a domain error that appends no desk entry', async () => {
@@ -481,7 +513,7 @@ describe('seed_desk through the host: refusals append no seed desk entry', () =>
     const { host } = await freshHost();
     await grant(host);
     const corrupted = await host.appendCorruptSnapshot();
-    expect(corrupted.kind).toBe('committed');
+    expect(corrupted.kind).toBe('notice');
     expect(host.view().corrupt).not.toBeNull();
     const before = deskLines(host);
     const revision = host.view().revision;
@@ -563,6 +595,15 @@ describe('seed_desk through the host: failures before and during the call', () =
     expect(view.entryCount).toBe(stored);
     expect(view.pendingApproval).toBeNull();
     expect(toolResultEntries(host, pending.callId)).toEqual([]);
+  });
+
+  it('a commit the store lost leaves no changed event for it', async () => {
+    const { host } = await freshHost();
+    await grant(host);
+    host.setApprovalPolicy('prompt');
+    const pending = asApproval(await call(host, act('reserve', 'bean-scarlet', 1, host.view().revision)));
+    host.injectFault('abort');
+    expect((await host.answerApproval(pending.callId, true)).kind).toBe('failed');
     expect(changedEvents(host).map((event) => (event.kind === 'event' ? JSON.parse(event.payload).reason : null))).toEqual(['agent-on']);
   });
 

@@ -437,24 +437,6 @@ describe.each(MODES)('JournalStore $mode', ({ options }) => {
       expect(await store.countEntries(SID)).toBe(3);
     });
 
-    it('a wrong `expected` from the caller never decides: the stored state does', async () => {
-      const store = await openStore();
-      await store.createSession(header(), [msg('m0000001', null), desk('d0000001', 'm0000001', snap({ 'basil-genovese': 2 })), msg('m0000002', 'd0000001')]);
-      const wrong = SessionJournal.empty(header()).state(null);
-      const seen: BranchState[] = [];
-      const outcome = await store.commitChecked(
-        SID,
-        asEntryId('m0000002'),
-        (state) => {
-          seen.push(state);
-          return state.ok ? { append: true, entries: [desk('d0000002', 'm0000002', snap({ ...state.snapshot.quantities, 'bean-scarlet': 1 }))] } : { append: false, reason: 'corrupt' };
-        },
-        wrong,
-      );
-      expect(outcome.kind).toBe('appended');
-      expect(seen).toEqual([expect.objectContaining({ ok: true, revision: `${SID}:d0000001`, snapshot: snap({ 'basil-genovese': 2 }) })]);
-      expect((await store.getEntry(SID, 'd0000002'))?.entry['data']).toEqual(snap({ 'basil-genovese': 2, 'bean-scarlet': 1 }));
-    });
   });
 
   // -------------------------------------------------------------- faults, on every write path

@@ -1,11 +1,17 @@
 /**
- * The host's order of checks before the seed desk code sees a call: (1) the argument schema,
- * (2) host approval for the `write` tier (deny, prompt with or without a UI, allow). Pure: no
- * storage, no domain. Texts are the host's (reference/omp-host.md §4).
+ * The host's order of checks before the seed desk code sees a call: (1) the arguments against the
+ * tool's own JSON Schema, with the host's repairs, (2) host approval for the tool's declared tier
+ * (deny, prompt with or without a UI, allow). Pure: no storage, no domain. Texts are the host's
+ * (reference/omp-host.md §4; the host's facts measured on 2026-12-04, checked again by `npm run test:host` for the repairs and the validation text).
  */
 import { describe, expect, it } from 'vitest';
-import { SEED_DESK_APPROVAL_TIER, SEED_DESK_OPS, type SeedDeskOp } from '$domain/tool/schema';
-import { DENIED_BY_USER, gateToolCall, type ApprovalMode, type ApprovalPolicy, type GateOptions, type GateVerdict } from './toolGate';
+import { seedDeskJsonSchema } from '$domain/tool/jsonSchema';
+import { SEED_DESK_APPROVAL_TIER, SEED_DESK_OPS, SEED_DESK_TOOL_NAME, type SeedDeskOp } from '$domain/tool/schema';
+import { deniedByUser, gateToolCall, type ApprovalMode, type ApprovalPolicy, type GatedTool, type GateOptions, type GateVerdict } from './toolGate';
+
+/** seed_desk as the extension registers it: its JSON Schema and its declared tier. */
+const SEED_DESK: GatedTool = { name: SEED_DESK_TOOL_NAME, parameters: seedDeskJsonSchema, approval: SEED_DESK_APPROVAL_TIER };
+const gate = (args: unknown, options: GateOptions): GateVerdict => gateToolCall(SEED_DESK, args, options);
 
 const BLOCKED_BY_POLICY = 'Tool "seed_desk" is blocked by user policy.\nTo allow: remove "tools.approval.seed_desk: deny" from config.';
 const NO_UI = 'Tool "seed_desk" requires approval but no interactive UI available.';
@@ -20,20 +26,41 @@ const VALID: Readonly<Record<SeedDeskOp, unknown>> = {
   act: { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: REVISION },
 };
 
-/** Calls the schema stops: shape and type problems, not value problems. */
+/** Calls the schema stops even after the host's repairs: shape and type problems, not value problems. */
 const MALFORMED: readonly (readonly [string, unknown])[] = [
   ['unknown op', { op: 'nope' }],
   ['no op', {}],
   ['not an object', 'query'],
   ['null', null],
   ['an array', [{ op: 'query' }]],
-  ['inspect with a numeric id', { op: 'inspect', id: 7 }],
+  ['inspect with a null id', { op: 'inspect', id: null }],
   ['inspect without an id', { op: 'inspect' }],
-  ['query with a numeric family', { op: 'query', family: 3 }],
-  ['discover with an extra key', { op: 'discover', verbose: true }],
-  ['act with a string count', { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: '1', expectedRevision: REVISION }],
+  ['act with a count that is not a number', { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 'one', expectedRevision: REVISION }],
   ['act with an unknown action', { op: 'act', action: 'steal', id: 'bean-scarlet', packets: 1, expectedRevision: REVISION }],
   ['act without a revision', { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1 }],
+];
+
+/**
+ * Calls the host repairs before validating (omp-facts §1), so they pass the schema: the verdict
+ * carries the repaired arguments, and those are what approval shows and the tool runs with.
+ */
+const REPAIRED: readonly (readonly [string, unknown, unknown])[] = [
+  ['inspect with a numeric id', { op: 'inspect', id: 7 }, { op: 'inspect', id: '7' }],
+  ['query with a numeric family', { op: 'query', family: 3 }, { op: 'query', family: '3' }],
+  ['query with a null family', { op: 'query', family: null }, { op: 'query' }],
+  ['discover with an extra key', { op: 'discover', verbose: true }, { op: 'discover' }],
+  ['an op with spaces around it', { op: ' query ' }, { op: 'query' }],
+  ['the arguments as a JSON string', '{"op":"query"}', { op: 'query' }],
+  [
+    'act with a string count',
+    { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: '1', expectedRevision: REVISION },
+    { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: REVISION },
+  ],
+  [
+    'act with a boolean count',
+    { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: true, expectedRevision: REVISION },
+    { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: REVISION },
+  ],
 ];
 
 /** Well-formed calls with wrong values: the schema lets them through to the domain. */
@@ -101,43 +128,70 @@ describe('gateToolCall: the schema comes first', () => {
 
   describe.each(policies)('policy %s, mode %s, interactive %s', (policy, mode, interactive) => {
     it.each(MALFORMED)('%s is invalid, whatever approval would say', (_label, args) => {
-      const verdict = gateToolCall(args, opts(policy, interactive, false, mode));
+      const verdict = gate(args, opts(policy, interactive, false, mode));
       expect(verdict.kind).toBe('invalid');
       if (verdict.kind !== 'invalid') return;
-      expect(verdict.message.startsWith('Validation failed for tool "seed_desk":\n  - ')).toBe(true);
-      expect(verdict.message.endsWith(`\n\nReceived arguments:\n${JSON.stringify(args)}`)).toBe(true);
+      expect(verdict.message.startsWith('Validation failed for tool "seed_desk":\n  - root: must be ')).toBe(true);
+      expect(verdict.message).toMatch(/ \(was [^\n]*\)\n\nReceived arguments:\n/);
     });
   });
 
+  it('the received arguments are the original ones, indented, when no repair changed them', () => {
+    for (const [label, args] of MALFORMED) {
+      const verdict = gate(args, opts('allow', true));
+      expect(verdict.kind === 'invalid' && verdict.message.endsWith(`\n\nReceived arguments:\n${JSON.stringify(args, null, 2)}`), label).toBe(true);
+    }
+  });
+
   it('an invalid call under deny is invalid, not blocked', () => {
-    expect(gateToolCall({ op: 'inspect', id: 7 }, opts('deny', true)).kind).toBe('invalid');
+    expect(gate({ op: 'inspect', id: null }, opts('deny', true)).kind).toBe('invalid');
   });
 
   it('an invalid call under prompt without a UI is invalid, not blocked', () => {
-    expect(gateToolCall({ op: 'inspect', id: 7 }, opts('prompt', false)).kind).toBe('invalid');
+    expect(gate({ op: 'inspect', id: null }, opts('prompt', false)).kind).toBe('invalid');
   });
 
-  it('names the offending path for each problem', () => {
-    const verdict = gateToolCall({ op: 'inspect', id: 7 }, opts('allow', true));
-    expect(verdict.kind === 'invalid' && verdict.message).toMatch(/\n {2}- id: /);
-    const missing = gateToolCall({ op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1 }, opts('allow', true));
-    expect(missing.kind === 'invalid' && missing.message).toMatch(/\n {2}- expectedRevision: /);
+  it('names the offending path for each problem, after "root: must be"', () => {
+    const verdict = gate({ op: 'inspect', id: null }, opts('allow', true));
+    expect(verdict.kind === 'invalid' && verdict.message).toMatch(/\n {2}- root: must be id: expected string, received null \(was /);
+    const missing = gate({ op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1 }, opts('allow', true));
+    expect(missing.kind === 'invalid' && missing.message).toMatch(/\n {2}- root: must be expectedRevision: is required \(was /);
   });
 
   it.each(WELL_FORMED_BUT_WRONG)('%s passes the schema: values are the domain’s to judge', (_label, args) => {
-    expect(gateToolCall(args, opts('allow', true)).kind).toBe('run');
+    expect(gate(args, opts('allow', true))).toEqual({ kind: 'run', args, approval: { policy: 'allow', tier: 'write', source: 'user' } });
+  });
+});
+
+describe('gateToolCall: the host repairs arguments before it validates them', () => {
+  it.each(REPAIRED)('%s runs with the repaired arguments', (_label, args, repaired) => {
+    const before = JSON.stringify(args);
+    const verdict = gate(args, opts('allow', true));
+    expect(verdict).toEqual({ kind: 'run', args: repaired, approval: { policy: 'allow', tier: 'write', source: 'user' } });
+    // A new value: the caller's arguments stay as they were (the host records the original).
+    expect(JSON.stringify(args)).toBe(before);
+  });
+
+  it.each(REPAIRED)('%s: the approval prompt shows the repaired arguments', (_label, args, repaired) => {
+    const verdict = gate(args, opts('prompt', true));
+    if (verdict.kind !== 'ask') throw new Error(`expected ask, got ${JSON.stringify(verdict)}`);
+    expect(verdict.args).toEqual(repaired);
+    expect(verdict.prompt.split('\n')[2]).toBe(`Arguments: ${JSON.stringify(repaired)}`);
   });
 });
 
 describe('gateToolCall: skipSchema lets malformed arguments reach approval', () => {
   describe.each(APPROVAL_TABLE)('policy %s, mode %s, interactive %s → %s', (policy, mode, interactive, expected) => {
     it.each(MALFORMED)('%s', (_label, args) => {
-      expectApproval(gateToolCall(args, opts(policy, interactive, true, mode)), expected, args);
+      const verdict = gate(args, opts(policy, interactive, true, mode));
+      expectApproval(verdict, expected, args);
+      // Nothing is repaired either: the tool gets exactly what the model sent.
+      if (verdict.kind === 'run' || verdict.kind === 'ask') expect(verdict.args).toBe(args);
     });
   });
 
   it('a non-JSON-able argument still gets a prompt (text falls back, no throw)', () => {
-    const verdict = gateToolCall(undefined, opts('prompt', true, true));
+    const verdict = gate(undefined, opts('prompt', true, true));
     expect(verdict.kind === 'ask' && verdict.prompt).toMatch(/^Allow tool: seed_desk\n[\s\S]*Arguments: undefined$/);
   });
 });
@@ -150,12 +204,12 @@ describe('gateToolCall: host approval, the same for every op (tier write)', () =
 
   describe.each(APPROVAL_TABLE)('policy %s, mode %s, interactive %s → %s', (policy, mode, interactive, expected) => {
     it.each(SEED_DESK_OPS.map((op) => [op] as const))('%s', (op) => {
-      expectApproval(gateToolCall(VALID[op], opts(policy, interactive, false, mode)), expected, VALID[op]);
+      expectApproval(gate(VALID[op], opts(policy, interactive, false, mode)), expected, VALID[op]);
     });
   });
 
   it('deny gives the exact host text with the remove hint line', () => {
-    const verdict = gateToolCall(VALID.query, opts('deny', true));
+    const verdict = gate(VALID.query, opts('deny', true));
     expect(verdict.kind === 'blocked' && verdict.message.split('\n')).toEqual([
       'Tool "seed_desk" is blocked by user policy.',
       'To allow: remove "tools.approval.seed_desk: deny" from config.',
@@ -163,12 +217,12 @@ describe('gateToolCall: host approval, the same for every op (tier write)', () =
   });
 
   it('prompt without a UI fails closed with exactly the host text', () => {
-    expect(gateToolCall(VALID.discover, opts('prompt', false))).toMatchObject({ kind: 'blocked', message: NO_UI });
-    expect(gateToolCall(VALID.discover, opts(null, false, false, 'always-ask'))).toMatchObject({ kind: 'blocked', message: NO_UI, approval: { source: 'mode' } });
+    expect(gate(VALID.discover, opts('prompt', false))).toMatchObject({ kind: 'blocked', message: NO_UI });
+    expect(gate(VALID.discover, opts(null, false, false, 'always-ask'))).toMatchObject({ kind: 'blocked', message: NO_UI, approval: { source: 'mode' } });
   });
 
   it('prompt with a UI asks, starting with "Allow tool: seed_desk", and shows the arguments', () => {
-    const verdict = gateToolCall(VALID.act, opts('prompt', true));
+    const verdict = gate(VALID.act, opts('prompt', true));
     if (verdict.kind !== 'ask') throw new Error(`expected ask, got ${JSON.stringify(verdict)}`);
     const lines = verdict.prompt.split('\n');
     expect(lines[0]).toBe('Allow tool: seed_desk');
@@ -177,14 +231,40 @@ describe('gateToolCall: host approval, the same for every op (tier write)', () =
   });
 
   it('the denial text is the host’s', () => {
-    expect(DENIED_BY_USER).toBe('Tool call denied by user: seed_desk');
+    expect(deniedByUser(SEED_DESK_TOOL_NAME)).toBe('Tool call denied by user: seed_desk');
   });
 
   it('the gate is a pure function of its inputs (same call, same verdict)', () => {
     for (const [policy, mode, interactive] of APPROVAL_TABLE) {
       for (const op of SEED_DESK_OPS) {
-        expect(gateToolCall(VALID[op], opts(policy, interactive, false, mode))).toEqual(gateToolCall(VALID[op], opts(policy, interactive, false, mode)));
+        expect(gate(VALID[op], opts(policy, interactive, false, mode))).toEqual(gate(VALID[op], opts(policy, interactive, false, mode)));
       }
     }
+  });
+});
+
+describe('gateToolCall: the tier is the tool’s own declaration', () => {
+  const declared = (approval?: GatedTool['approval']): GatedTool => ({ name: 'probe', parameters: { type: 'object', properties: {}, additionalProperties: false }, ...(approval ? { approval } : {}) });
+
+  it('a tool without a tier counts as exec, as in the host: write mode prompts for it, yolo runs it', () => {
+    expect(gateToolCall(declared(), {}, opts(null, true, false, 'write'))).toMatchObject({ kind: 'ask', approval: { policy: 'prompt', tier: 'exec', source: 'mode' } });
+    expect(gateToolCall(declared(), {}, opts(null, true, false, 'yolo'))).toMatchObject({ kind: 'run', approval: { policy: 'allow', tier: 'exec', source: 'mode' } });
+  });
+
+  it('a read tool runs unasked in write mode, and in always-ask too (the highest tier that mode runs unasked is read)', () => {
+    expect(gateToolCall(declared('read'), {}, opts(null, true, false, 'write'))).toMatchObject({ kind: 'run', approval: { tier: 'read' } });
+    expect(gateToolCall(declared('read'), {}, opts(null, true, false, 'always-ask'))).toMatchObject({ kind: 'run', approval: { tier: 'read' } });
+  });
+
+  it('the texts name the tool being gated', () => {
+    const verdict = gateToolCall(declared('write'), { x: 1 }, opts('deny', true));
+    expect(verdict.kind === 'blocked' && verdict.message).toBe('Tool "probe" is blocked by user policy.\nTo allow: remove "tools.approval.probe: deny" from config.');
+    expect(gateToolCall(declared('write'), {}, opts('prompt', false))).toMatchObject({ kind: 'blocked', message: 'Tool "probe" requires approval but no interactive UI available.' });
+    const asked = gateToolCall(declared('write'), { x: 1 }, opts('prompt', true));
+    expect(asked.kind === 'ask' && asked.prompt.split('\n')[0]).toBe('Allow tool: probe');
+    // Its own schema: the unknown key is dropped before the prompt shows the arguments.
+    expect(asked.kind === 'ask' && asked.args).toEqual({});
+    const invalid = gateToolCall(declared('write'), [1], opts('allow', true));
+    expect(invalid.kind === 'invalid' && invalid.message.split('\n')[0]).toBe('Validation failed for tool "probe":');
   });
 });

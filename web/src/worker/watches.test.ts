@@ -6,7 +6,7 @@ import 'fake-indexeddb/auto';
  * that did not move must carry nothing.
  */
 import { describe, expect, it } from 'vitest';
-import { asRevision, type EntryId } from '$domain/ids';
+import type { EntryId } from '$domain/ids';
 import { ChangesSchema, type Changes, type Topic, type TopicUpdate, type Watch } from '../protocol/messages';
 import type { DeepReadonly } from '../protocol/deepReadonly';
 import { freshDatabases } from './databases.testkit';
@@ -49,7 +49,7 @@ async function watching(seed: number, watch: Watch[]) {
 async function commitLine(host: PlaygroundHost, line: string): Promise<EntryId> {
   const confirm = await host.runLine(line);
   if (confirm.kind !== 'confirm') throw new Error(`expected a dialog for ${line}, got ${JSON.stringify(confirm)}`);
-  const committed = await host.commitHumanChange(confirm.change, asRevision(confirm.revision));
+  const committed = await host.answerDialog(confirm.dialogId, true);
   if (committed.kind !== 'committed') throw new Error(`expected a commit for ${line}, got ${JSON.stringify(committed)}`);
   return leafOf(host);
 }
@@ -109,11 +109,14 @@ describe('Watches: the first answer and an idle one', () => {
     expect(await changes()).toEqual({ updates: [] });
   });
 
-  it('a request that changes nothing (a query) sends nothing', async () => {
+  it('a request that changes no state (a query) sends only what the extension said: no view, no other topic', async () => {
     const { host, changes } = await watching(3, ALL);
     await say(host, 'hello');
     await changes();
-    expect((await host.runLine('/seeds query')).kind).toBe('answer');
+    const answer = await host.runLine('/seeds query');
+    expect(answer.kind).toBe('answer');
+    // The extension answers through ctx.ui.notify, which the host's event log shows.
+    expect(await changes()).toEqual({ updates: [{ topic: 'events', mode: 'append', items: [expect.objectContaining({ kind: 'notification', level: 'info', text: answer.text })] }] });
     expect(await changes()).toEqual({ updates: [] });
   });
 
@@ -157,7 +160,11 @@ describe('Watches: appends carry only what is new', () => {
     const next = sent(await changes(), 'events');
     expect(next.mode).toBe('append');
     expect(next.items).toEqual(host.events().slice(seen));
-    expect(next.items).toEqual([expect.objectContaining({ kind: 'event', payload: expect.stringContaining('"reason":"reserve"') })]);
+    // The extension's changed event, then its notification of the new desk.
+    expect(next.items).toEqual([
+      expect.objectContaining({ kind: 'event', channel: 'workbook:seed-desk:changed', payload: expect.stringContaining('"reason":"reserve"') }),
+      expect.objectContaining({ kind: 'notification', level: 'info', text: expect.stringContaining('bean-scarlet: 4 available, 1 reserved') }),
+    ]);
 
     // A refusal notifies: one warning, appended.
     expect((await host.runLine('/seeds reserve bean-scarlet 99')).kind).toBe('refused');

@@ -20,21 +20,42 @@ export function checkArguments(toolName: string, schema: JsonSchema, raw: unknow
   const normalized = repair(schema, root);
   const problems = issues(schema, normalized, '');
   if (problems.length === 0) return { ok: true, args: normalized };
-  const changed = JSON.stringify(normalized) !== JSON.stringify(raw);
-  const received = changed ? { original: raw, normalized } : raw;
+  const received = json(normalized) !== json(raw) ? { original: raw, normalized } : raw;
   return {
     ok: false,
-    message: `Validation failed for tool "${toolName}":\n  - root: must be ${problems.join('; ')} (was ${describe(normalized)})\n\nReceived arguments:\n${json(received, 2)}`,
+    message: `Validation failed for tool "${toolName}":\n  - root: must be ${problems.join('; ')} (was ${describe(normalized)})\n\nReceived arguments:\n${json(truncated(received), 2)}`,
   };
+}
+
+/**
+ * The alternative a value is judged by, as the host's union does it: the first one whose
+ * constants and enums the value matches (its other problems are then the value's problems); when
+ * the value matches no alternative's constants, the union cannot tell, and reports the first one.
+ */
+function chosen(alternatives: readonly JsonSchema[], value: unknown): JsonSchema | undefined {
+  return alternatives.find((alternative) => literalsMatch(alternative, value)) ?? alternatives[0];
+}
+
+function literalsMatch(schema: JsonSchema, value: unknown): boolean {
+  if (!isObject(value)) return true;
+  return Object.entries(propertiesOf(schema)).every(([key, child]) => {
+    if (!Object.hasOwn(value, key)) return true;
+    const given = typeof value[key] === 'string' ? (value[key] as string).trim() : value[key];
+    if ('const' in child && given !== child['const']) return false;
+    const choices = child['enum'];
+    return !Array.isArray(choices) || choices.includes(given);
+  });
 }
 
 /** The value repaired toward `schema` (a new value; the caller's arguments stay as they were). */
 function repair(schema: JsonSchema, value: unknown): unknown {
   const alternatives = alternativesOf(schema);
   if (alternatives) {
-    const repaired = alternatives.map((alternative) => repair(alternative, value));
-    const passing = repaired.find((candidate, index) => issues(alternatives[index] as JsonSchema, candidate, '').length === 0);
-    return passing ?? value;
+    const passing = alternatives.map((alternative) => repair(alternative, value)).find((candidate, index) => issues(alternatives[index] as JsonSchema, candidate, '').length === 0);
+    if (passing !== undefined) return passing;
+    // No alternative accepts it: repaired toward the one the union judges it by, if its constants match.
+    const judge = chosen(alternatives, value);
+    return judge && literalsMatch(judge, value) ? repair(judge, value) : value;
   }
   const type = schema['type'];
   if (type === 'object' && isObject(value)) {
@@ -42,9 +63,10 @@ function repair(schema: JsonSchema, value: unknown): unknown {
     const required = new Set(requiredOf(schema));
     const out: Record<string, unknown> = {};
     for (const [key, child] of Object.entries(value)) {
-      const childSchema = properties[key];
+      const childSchema = Object.hasOwn(properties, key) ? properties[key] : undefined;
       if (!childSchema) {
-        if (schema['additionalProperties'] !== false) out[key] = child;
+        // Kept as an own property (never through `out[key] =`, which would make `__proto__` a prototype).
+        if (schema['additionalProperties'] !== false) Object.defineProperty(out, key, { value: child, enumerable: true, writable: true, configurable: true });
         continue;
       }
       if (!required.has(key) && (child === null || child === 'null')) continue;
@@ -73,10 +95,9 @@ function coerce(type: string, value: unknown): unknown {
 function issues(schema: JsonSchema, value: unknown, path: string): string[] {
   const alternatives = alternativesOf(schema);
   if (alternatives) {
-    const results = alternatives.map((alternative) => issues(alternative, value, path));
-    if (results.some((problems) => problems.length === 0)) return [];
-    // The alternative whose const the value matches says most; else the first one's problems.
-    return results.find((problems) => !problems.some((problem) => problem.endsWith('must equal const value'))) ?? results[0] ?? [];
+    if (alternatives.some((alternative) => issues(alternative, value, path).length === 0)) return [];
+    const judge = chosen(alternatives, value);
+    return judge ? issues(judge, value, path) : [];
   }
   const type = schema['type'];
   if (typeof type === 'string' && !hasType(type, value)) return [`${at(path)}expected ${type}, received ${kindOf(value)}`];
@@ -87,7 +108,7 @@ function issues(schema: JsonSchema, value: unknown, path: string): string[] {
   const problems: string[] = [];
   const properties = propertiesOf(schema);
   for (const [key, child] of Object.entries(value)) {
-    const childSchema = properties[key];
+    const childSchema = Object.hasOwn(properties, key) ? properties[key] : undefined;
     if (childSchema) problems.push(...issues(childSchema, child, `${path}${key}.`));
     else if (schema['additionalProperties'] === false) problems.push(`${at(`${path}${key}.`)}must not be present`);
   }
@@ -115,6 +136,18 @@ function hasType(type: string, value: unknown): boolean {
     default:
       return typeof value === type;
   }
+}
+
+/** Strings in "Received arguments" are cut at 256 characters, as the host's error does. */
+function truncated(value: unknown): unknown {
+  if (typeof value === 'string') return value.length > 256 ? `${value.slice(0, 256)}… [truncated ${value.length - 256} chars]` : value;
+  if (Array.isArray(value)) return value.map(truncated);
+  if (isObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(value)) Object.defineProperty(out, key, { value: truncated(child), enumerable: true, writable: true, configurable: true });
+    return out;
+  }
+  return value;
 }
 
 function kindOf(value: unknown): string {

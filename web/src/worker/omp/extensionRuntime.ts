@@ -47,12 +47,16 @@ export class ExtensionRuntime {
   /** Action methods throw while the factory runs, as the host's do. */
   private loading = true;
 
-  private constructor(private readonly host: HostServices) {
+  private constructor(
+    private readonly host: HostServices,
+    /** Where the extension came from, as the host names it in an extension error. */
+    readonly path: string,
+  ) {
     this.bus = new EventBus((channel, data) => host.emitted(channel, data));
   }
 
-  static async load(factory: ExtensionFactory, host: HostServices): Promise<ExtensionRuntime> {
-    const runtime = new ExtensionRuntime(host);
+  static async load(factory: ExtensionFactory, host: HostServices, path = 'seed-desk.js'): Promise<ExtensionRuntime> {
+    const runtime = new ExtensionRuntime(host, path);
     await factory(runtime.api());
     runtime.loading = false;
     return runtime;
@@ -99,18 +103,21 @@ export class ExtensionRuntime {
     return invocation.start(() => tool.definition.execute(toolCallId, params, undefined, undefined, this.context(invocation, 'cancel')));
   }
 
-  /** A session event, as the host fires it after the branch may have changed. */
-  fire(event: BranchChangingEvent, payload: unknown): Notice[] {
-    const invocation = new Invocation();
-    const ctx = this.context(invocation, 'cancel');
+  /**
+   * A session event, as the host fires it after the branch may have changed. Returns the errors
+   * its handlers threw, in the host's words (`Extension "<path>" error: …`); each handler runs.
+   */
+  fire(event: BranchChangingEvent, payload: unknown): string[] {
+    const ctx = this.context(new Invocation(), 'cancel');
+    const errors: string[] = [];
     for (const handler of this.handlers.get(event) ?? []) {
       try {
         handler(payload, ctx);
       } catch (error) {
-        invocation.notices.push({ level: 'error', text: `Extension error (${event}): ${error instanceof Error ? error.message : String(error)}`, shown: true });
+        errors.push(`Extension "${this.path}" error: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    return invocation.notices;
+    return errors;
   }
 
   private context(invocation: Invocation, answerer: DialogAnswerer): ExtensionContext {
