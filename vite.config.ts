@@ -12,7 +12,7 @@ export default defineConfig({
   root,
   publicDir: 'public',
   plugins: [
-    // The OMP extension built from the same domain, offered for download as /seed-desk.js.
+    // The OMP extension built from the same domain, offered for download as seed-desk.js next to index.html (under the base).
     seedDeskExtension(),
     // The Code tab's source, highlighted at build time: `virtual:extension-source`, loaded only when the tab opens.
     codeViewPlugin(),

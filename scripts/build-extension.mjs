@@ -41,7 +41,7 @@ export async function writeExtension() {
   return { file: EXTENSION_OUTFILE, bytes: Buffer.byteLength(text) };
 }
 
-/** Vite plugin: `/seed-desk.js` in dev (rebuilt per request, so it is never stale), an asset in builds. */
+/** Vite plugin: `<base>seed-desk.js` in dev (rebuilt per request, so it is never stale; `server.config.base` is `/` or `--base`), an asset next to index.html in builds. */
 export function seedDeskExtension() {
   return {
     name: 'seed-desk-extension',
