@@ -216,7 +216,7 @@ test('host approval as the host resolves it: "not set" and yolo by default; alwa
 
   await page.getByRole('checkbox', { name: 'Interactive UI' }).uncheck();
   await callTool(page, { op: 'query' });
-  await expect(toolText(page)).toHaveText('Tool "seed_desk" requires approval but no interactive UI available.');
+  await expect(toolText(page)).toContainText('Tool "seed_desk" requires approval but no interactive UI available.');
 
   await mode.getByRole('radio', { name: 'write' }).check();
   await callTool(page, { op: 'query' });

@@ -42,7 +42,7 @@ describe('host approval: mode and user policy', () => {
     expect(await host.callTool(QUERY, false)).toMatchObject({
       stage: 'approval',
       isError: true,
-      text: 'Tool "seed_desk" requires approval but no interactive UI available.',
+      text: 'Tool "seed_desk" requires approval but no interactive UI available.\nOptions:\n  1. Set tools.approvalMode: yolo in /settings\n  2. Add tools.approval.seed_desk: allow to config\n  3. Use an interactive UI to approve the tool call',
       approval: { policy: 'prompt', source: 'mode' },
     });
     expect(host.view().pendingApproval).toBeNull();

@@ -19,7 +19,7 @@ const freshHost = (seed = 11) => databases.freshHost(seed);
 
 const DESK_LINE = '"customType":"seed-desk-state-v1"';
 const BLOCKED_BY_POLICY = 'Tool "seed_desk" is blocked by user policy.\nTo allow: remove "tools.approval.seed_desk: deny" from config.';
-const NO_UI = 'Tool "seed_desk" requires approval but no interactive UI available.';
+const NO_UI = 'Tool "seed_desk" requires approval but no interactive UI available.\nOptions:\n  1. Set tools.approvalMode: yolo in /settings\n  2. Add tools.approval.seed_desk: allow to config\n  3. Use an interactive UI to approve the tool call';
 const DENIED = 'Tool call denied by user: seed_desk';
 
 type Result = Extract<ToolCallOutcome, { kind: 'result' }>;
@@ -224,7 +224,8 @@ describe('seed_desk through the host: the schema gate and the domain’s own che
   it('arguments the host repairs run repaired, while the toolCall keeps what the model sent', async () => {
     const { host } = await freshHost();
     await grant(host);
-    const sent = { op: 'act', action: ' reserve ', id: 'bean-scarlet', packets: '2', expectedRevision: host.view().revision, note: 'extra' };
+    // (Spaces around 'reserve' as well would be refused: the host keeps a trim only when it alone makes the call valid.)
+    const sent = { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: '2', expectedRevision: host.view().revision, note: 'extra' };
     const result = await callResult(host, sent);
     expect(result).toMatchObject({ stage: 'domain', isError: false });
     expect(detailsOf(result)).toMatchObject({ ok: true, scope: 'act', data: { action: 'reserve', id: 'bean-scarlet', packets: 2 } });
@@ -657,7 +658,9 @@ describe('seed_desk through the host: reopen while an approval waits', () => {
     expect(host.events().some((event) => event.kind === 'notification' && event.level === 'warning' && event.text.includes(pending.callId))).toBe(true);
     expect(toolCallEntry(host, pending.callId)).toBeDefined();
     expect(toolResultEntries(host, pending.callId)).toEqual([]);
-    expect(await store.countEntries(host.sessionId)).toBe(stored);
+    // The only entry the reopen added is the host's session_exit (the session holds an assistant message).
+    expect(await store.countEntries(host.sessionId)).toBe(stored + 1);
+    expect(host.currentJournal().get(view.leafId ?? '')?.['customType']).toBe('session_exit');
     expect(deskLines(host)).toBe(1);
 
     expect((await host.answerApproval(pending.callId, true)).kind).toBe('failed');

@@ -88,7 +88,7 @@ function openingView(core: HostCore, head: SessionHead): HostView {
 const assistantScans = new WeakMap<SessionJournal, { checked: number; found: boolean }>();
 
 /** The host's persistence gate: nothing reaches its session file before the first assistant message. */
-function hasAssistantMessage(journal: SessionJournal): boolean {
+export function hasAssistantMessage(journal: SessionJournal): boolean {
   const scan = assistantScans.get(journal) ?? { checked: 0, found: false };
   if (!scan.found) {
     const entries = journal.entries();

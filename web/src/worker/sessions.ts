@@ -5,6 +5,7 @@ import { SessionJournal } from '$domain/journal/journal';
 import type { ImportReport, SessionSummary } from '../protocol/messages';
 import { leafReturnNotice } from '../protocol/leafNotice';
 import type { HostCore } from './hostCore';
+import { hasAssistantMessage } from './projections';
 import { fileSegments, lineStartsOf } from './segments';
 import { createSession, loadJournal } from './sessionLoad';
 import { StorageFailure } from './store';
@@ -111,6 +112,7 @@ export async function importSession(core: HostCore, file: Blob, onProgress: (pha
 export async function reopen(core: HostCore): Promise<void> {
   const behind = core.leafBehind();
   const from = core.journal.leafId;
+  const exited = await recordExit(core);
   await core.store.reconnect();
   const reloaded = await loadJournal(core.store, core.sessionId);
   if (!reloaded) {
@@ -124,10 +126,27 @@ export async function reopen(core: HostCore): Promise<void> {
     core.pendingApproval = null;
   }
   core.notice =
-    behind && from !== reloaded.leafId
-      ? leafReturnNotice('reopen', behind, from, reloaded.leafId)
-      : `Reopened: the leaf is on the last appended entry (${reloaded.leafId ?? 'none'}), where you stood.`;
+    exited !== null && reloaded.leafId === exited
+      ? `Reopened. Closing the session appended a session_exit entry (${exited}) under ${from ?? 'the start'}, as the host does once a session holds an assistant message, so the session reopens there${behind?.navigated ? ': that append, not your move, is what kept your place' : ''}.`
+      : behind && from !== reloaded.leafId
+        ? leafReturnNotice('reopen', behind, from, reloaded.leafId)
+        : `Reopened: the leaf is on the last appended entry (${reloaded.leafId ?? 'none'}), where you stood.`;
   core.notify('info', core.notice);
+}
+
+/** The custom entry OMP 18.2.3 appends when it disposes a session that holds an assistant message. */
+export const SESSION_EXIT = 'session_exit';
+
+/**
+ * Closing a session, as the host does it: once the session holds an assistant message (so its
+ * file exists), disposing it appends `session_exit` under the leaf, and a reopen lands there.
+ * Measured in host-test; a reload (a killed process) appends nothing. The id, or null.
+ */
+async function recordExit(core: HostCore): Promise<EntryId | null> {
+  if (core.writeFailure !== null || core.opening !== null || !hasAssistantMessage(core.journal)) return null;
+  core.appendCustom(SESSION_EXIT, { reason: 'dispose', kind: 'normal', recordedAt: core.ids.now() });
+  const id = core.journal.leafId;
+  return (await core.settleWrites()) === null ? id : null;
 }
 
 /**

@@ -55,10 +55,14 @@ export function gateToolCall(tool: GatedTool, raw: unknown, options: GateOptions
   }
   if (approval.policy === 'prompt') {
     if (!options.interactive) {
-      return { kind: 'blocked', approval, message: `Tool "${tool.name}" requires approval but no interactive UI available.` };
+      return {
+        kind: 'blocked',
+        approval,
+        message: `Tool "${tool.name}" requires approval but no interactive UI available.\nOptions:\n  1. Set tools.approvalMode: yolo in /settings\n  2. Add tools.approval.${tool.name}: allow to config\n  3. Use an interactive UI to approve the tool call`,
+      };
     }
-    const why = approval.source === 'user' ? `tools.approval.${tool.name}: prompt` : `tier ${approval.tier} is above what approval mode ${mode} runs unasked`;
-    return { kind: 'ask', args, approval, prompt: `Allow tool: ${tool.name}\nReason: tier ${approval.tier} (${tool.name} declares approval "${approval.tier}"); ${why}\nArguments: ${safeJson(args)}` };
+    // The host's prompt is its title alone; the page shows why it asks from `approval` (data).
+    return { kind: 'ask', args, approval, prompt: `Allow tool: ${tool.name}` };
   }
   return { kind: 'run', args, approval };
 }

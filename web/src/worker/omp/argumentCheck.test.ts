@@ -204,8 +204,14 @@ describe('checkArguments: generic, for any tool’s schema', () => {
     expect(checkArguments('probe', schema, { n: 1, other: true })).toEqual({ ok: true, args: { n: 1, other: true } });
   });
 
-  it('trims an enum string and coerces an integer string', () => {
-    expect(checkArguments('probe', schema, { n: '4', tag: ' b ' })).toEqual({ ok: true, args: { n: 4, tag: 'b' } });
+  it('trims an enum string, and coerces an integer string', () => {
+    expect(checkArguments('probe', schema, { n: 4, tag: ' b ' })).toEqual({ ok: true, args: { n: 4, tag: 'b' } });
+    expect(checkArguments('probe', schema, { n: '4', tag: 'b' })).toEqual({ ok: true, args: { n: 4, tag: 'b' } });
+  });
+
+  it('keeps a trim only when it alone makes the call valid, as the host does (measured in test:host)', () => {
+    // Trimmed, the call would still need a coercion; the host then repairs the untrimmed value, and the enum fails.
+    expect(checkArguments('probe', schema, { n: '4', tag: ' b ' }).ok).toBe(false);
   });
 
   // Unreachable through the worker, which JSON.parses the text; the gate's contract takes any value.

@@ -15,9 +15,23 @@ export type ArgumentCheck =
   | { readonly ok: true; readonly args: unknown }
   | { readonly ok: false; readonly message: string };
 
+/**
+ * How far a repair goes: the host's first pass only normalizes (trims constants, drops optional
+ * nulls) and keeps that only when the result is valid as it stands; otherwise it repairs the
+ * untrimmed value by type (coercions, undeclared keys dropped).
+ */
+interface Repairs {
+  readonly trim: boolean;
+  readonly coerce: boolean;
+}
+const NORMALIZE: Repairs = { trim: true, coerce: false };
+const COERCE: Repairs = { trim: false, coerce: true };
+
 export function checkArguments(toolName: string, schema: JsonSchema, raw: unknown): ArgumentCheck {
   const root = typeof raw === 'string' ? parsedOr(raw) : raw;
-  const normalized = repair(schema, root);
+  const normalizedOnly = repair(schema, root, NORMALIZE);
+  if (issues(schema, normalizedOnly, '').length === 0) return { ok: true, args: normalizedOnly };
+  const normalized = repair(schema, root, COERCE);
   const problems = issues(schema, normalized, '');
   if (problems.length === 0) return { ok: true, args: normalized };
   const received = json(normalized) !== json(raw) ? { original: raw, normalized } : raw;
@@ -32,15 +46,15 @@ export function checkArguments(toolName: string, schema: JsonSchema, raw: unknow
  * constants and enums the value matches (its other problems are then the value's problems); when
  * the value matches no alternative's constants, the union cannot tell, and reports the first one.
  */
-function chosen(alternatives: readonly JsonSchema[], value: unknown): JsonSchema | undefined {
-  return alternatives.find((alternative) => literalsMatch(alternative, value)) ?? alternatives[0];
+function chosen(alternatives: readonly JsonSchema[], value: unknown, trim = false): JsonSchema | undefined {
+  return alternatives.find((alternative) => literalsMatch(alternative, value, trim)) ?? alternatives[0];
 }
 
-function literalsMatch(schema: JsonSchema, value: unknown): boolean {
+function literalsMatch(schema: JsonSchema, value: unknown, trim: boolean): boolean {
   if (!isObject(value)) return true;
   return Object.entries(propertiesOf(schema)).every(([key, child]) => {
     if (!Object.hasOwn(value, key)) return true;
-    const given = typeof value[key] === 'string' ? (value[key] as string).trim() : value[key];
+    const given = trim && typeof value[key] === 'string' ? (value[key] as string).trim() : value[key];
     if ('const' in child && given !== child['const']) return false;
     const choices = child['enum'];
     return !Array.isArray(choices) || choices.includes(given);
@@ -48,14 +62,14 @@ function literalsMatch(schema: JsonSchema, value: unknown): boolean {
 }
 
 /** The value repaired toward `schema` (a new value; the caller's arguments stay as they were). */
-function repair(schema: JsonSchema, value: unknown): unknown {
+function repair(schema: JsonSchema, value: unknown, how: Repairs): unknown {
   const alternatives = alternativesOf(schema);
   if (alternatives) {
-    const passing = alternatives.map((alternative) => repair(alternative, value)).find((candidate, index) => issues(alternatives[index] as JsonSchema, candidate, '').length === 0);
+    const passing = alternatives.map((alternative) => repair(alternative, value, how)).find((candidate, index) => issues(alternatives[index] as JsonSchema, candidate, '').length === 0);
     if (passing !== undefined) return passing;
     // No alternative accepts it: repaired toward the one the union judges it by, if its constants match.
-    const judge = chosen(alternatives, value);
-    return judge && literalsMatch(judge, value) ? repair(judge, value) : value;
+    const judge = chosen(alternatives, value, how.trim);
+    return judge && literalsMatch(judge, value, how.trim) ? repair(judge, value, how) : value;
   }
   const type = schema['type'];
   if (type === 'object' && isObject(value)) {
@@ -66,17 +80,17 @@ function repair(schema: JsonSchema, value: unknown): unknown {
       const childSchema = Object.hasOwn(properties, key) ? properties[key] : undefined;
       if (!childSchema) {
         // Kept as an own property (never through `out[key] =`, which would make `__proto__` a prototype).
-        if (schema['additionalProperties'] !== false) Object.defineProperty(out, key, { value: child, enumerable: true, writable: true, configurable: true });
+        if (!how.coerce || schema['additionalProperties'] !== false) Object.defineProperty(out, key, { value: child, enumerable: true, writable: true, configurable: true });
         continue;
       }
       if (!required.has(key) && (child === null || child === 'null')) continue;
-      out[key] = repair(childSchema, child);
+      out[key] = repair(childSchema, child, how);
     }
     return out;
   }
   let scalar = value;
-  if (typeof scalar === 'string' && ('const' in schema || Array.isArray(schema['enum']))) scalar = scalar.trim();
-  return typeof type === 'string' && !hasType(type, scalar) ? coerce(type, scalar) : scalar;
+  if (how.trim && typeof scalar === 'string' && ('const' in schema || Array.isArray(schema['enum']))) scalar = scalar.trim();
+  return how.coerce && typeof type === 'string' && !hasType(type, scalar) ? coerce(type, scalar) : scalar;
 }
 
 function coerce(type: string, value: unknown): unknown {
