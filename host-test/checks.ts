@@ -5,6 +5,7 @@
  * against the very functions the playground calls.
  */
 import assert from 'node:assert/strict';
+import { isDeepStrictEqual } from 'node:util';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { familyQuery, queryText } from '../domain/deskText';
@@ -16,6 +17,7 @@ import { seedDeskJsonSchema } from '../domain/tool/jsonSchema';
 import { checkSeedDeskArgs } from '../domain/tool/schema';
 import { deskRows, EMPTY_SNAPSHOT, type Snapshot } from '../domain/snapshot';
 import { readDesk } from '../extension/deskState';
+import { checkArguments, type JsonSchema } from '../web/src/worker/omp/argumentCheck';
 import { openSession, persist, type ApprovalMode, type Harness, type HostToolResult, type UserPolicy } from './omp';
 import type { Checks } from './report';
 
@@ -373,7 +375,7 @@ export async function behaviourChecks(checks: Checks, ctx: CheckContext): Promis
     }
   });
 
-  await checks.run('corrupt state: one invalid snapshot on the branch makes every action corrupt-state, even after a valid one', async () => {
+  await checks.run('(f) corrupt state: one invalid snapshot on the branch makes every action corrupt-state, even after a valid one', async () => {
     const h = await openSession({ dir: ctx.dir('corrupt') });
     try {
       await confirmed(h, '/seeds agent on');
@@ -414,8 +416,9 @@ export async function behaviourChecks(checks: Checks, ctx: CheckContext): Promis
         const host = await h.validate(args).then(() => true, () => false);
         assert.equal(host, playground, `verdicts differ on ${JSON.stringify(args)}`);
       }
-      // The host's validator repairs these model quirks before running the tool; the playground's
-      // schema gate refuses every one of them. Pinned here so a change on either side is noticed.
+      // The host's validator repairs these model quirks before running the tool; the domain's strict
+      // check (checkSeedDeskArgs, the scripted agents' gate) refuses every one of them. The worker's
+      // own gate repairs them as the host does: check (j). Pinned here so a change on either side is noticed.
       const repaired: [unknown, unknown][] = [
         [act({ packets: true }), act({ packets: 1 })],
         [act({ packets: '2' }), act({ packets: 2 })],
@@ -429,7 +432,7 @@ export async function behaviourChecks(checks: Checks, ctx: CheckContext): Promis
         assert.equal(checkSeedDeskArgs(args).ok, false, `the playground accepts ${JSON.stringify(args)}`);
         assert.deepEqual(await h.validate(args), repair, `the host's repair of ${JSON.stringify(args)}`);
       }
-      return `same wire schema; ${agreed.length} calls judged alike; the host repairs ${repaired.length} kinds of call the playground's schema refuses (e.g. packets true → 1, "2" → 2, unknown keys dropped)`;
+      return `same wire schema; ${agreed.length} calls judged alike; the host repairs ${repaired.length} kinds of call the domain's strict check refuses (e.g. packets true → 1, "2" → 2, unknown keys dropped)`;
     } finally {
       await h.close();
     }
@@ -442,6 +445,302 @@ export async function behaviourChecks(checks: Checks, ctx: CheckContext): Promis
       assert.equal(lastNote(h).message, expectedQuery(EMPTY_SNAPSHOT, `${h.sm.getSessionId()}:root`));
       assert.ok(h.hostTool(), 'no seed_desk tool');
       return 'loaded by discovery, not passed in';
+    } finally {
+      await h.close();
+    }
+  });
+  await newBehaviourChecks(checks, ctx);
+}
+
+// ---- behaviours the worker host re-implements, each checked in the real host ----
+
+/** What the `/seeds` handler last resolved to (the host drops it; the harness keeps it). */
+function lastOutcome(h: Harness): Record<string, unknown> {
+  const run = h.commandRuns.at(-1);
+  assert.ok(run?.ok, `the last command run threw or none ran: ${JSON.stringify(run)}`);
+  assert.ok(typeof run.value === 'object' && run.value !== null, `the handler returned ${JSON.stringify(run.value)}`);
+  return run.value as Record<string, unknown>;
+}
+
+function entryIds(h: Harness): string[] {
+  return h.sm.getEntries().map((entry) => entry.id);
+}
+
+function entryTypes(entries: readonly { type: string; [key: string]: unknown }[]): string[] {
+  return entries.map((entry) => (entry.type === 'custom' ? `custom:${String(entry['customType'])}` : entry.type === 'message' ? `message:${String((entry['message'] as { role?: unknown }).role)}` : entry.type));
+}
+
+/** A reopen as a new host process: the file persisted, the session disposed, the file opened again. */
+async function reopened(h: Harness, dir: string, options: { headless?: boolean } = {}): Promise<Harness> {
+  const file = await persist(h);
+  await h.close();
+  return openSession({ dir, file, ...options });
+}
+
+async function newBehaviourChecks(checks: Checks, ctx: CheckContext): Promise<void> {
+  await checks.run('(a) race by a tree move: branch() back across a desk entry while the dialog waits makes the confirmed command stale-revision and appends nothing', async () => {
+    const h = await openSession({ dir: ctx.dir('race-tree') });
+    try {
+      await confirmed(h, '/seeds reserve basil-genovese 2');
+      const basil = h.deskEntries().at(-1)!;
+      const seen = await revisionOf(h);
+      const entries = h.sm.getEntries().length;
+      h.answers = {
+        ...h.answers,
+        confirm: () => {
+          h.sm.branch(basil.parentId!);
+          return true;
+        },
+      };
+      await h.command('/seeds reserve bean-scarlet 2');
+      assert.equal(h.ui.confirms.at(-1)?.message, `This branch holds 0 of 5 bean-scarlet packets (5 available). Decided on revision ${seen}.`);
+      assert.equal(lastOutcome(h)['kind'], 'refused');
+      assert.equal(lastOutcome(h)['code'], 'stale-revision');
+      assert.equal(lastNote(h).type, 'warning');
+      assert.equal(refusedCode(lastNote(h).message), 'stale-revision', lastNote(h).message);
+      assert.equal(h.sm.getEntries().length, entries, 'the refused change appended something');
+      assert.equal(h.sm.getLeafId(), basil.parentId, 'the leaf is not where the move put it');
+      assert.equal(await revisionOf(h), `${h.sm.getSessionId()}:root`);
+      return `decided on ${seen.split(':')[1]}, the leaf moved to ${basil.parentId} during the dialog: "${lastNote(h).message.split('\n')[0]}"`;
+    } finally {
+      await h.close();
+    }
+  });
+
+  await checks.run('(b) reserve 2 basil, then a cancelled /seeds release basil-genovese 1 leaves basil at 2 reserved', async () => {
+    const h = await openSession({ dir: ctx.dir('cancel-release') });
+    try {
+      await confirmed(h, '/seeds reserve basil-genovese 2');
+      const revision = await revisionOf(h);
+      const entries = h.sm.getEntries().length;
+      const events = h.events.length;
+      h.answers = { ...h.answers, confirm: () => false };
+      await h.command('/seeds release basil-genovese 1');
+      assert.equal(h.ui.confirms.at(-1)?.title, 'Release 1 basil-genovese?');
+      assert.deepEqual(lastNote(h), { type: 'info', message: `Cancelled: nothing was changed. The revision is still ${revision}.` });
+      assert.equal(lastOutcome(h)['kind'], 'cancelled');
+      assert.equal(h.sm.getEntries().length, entries, 'the cancel appended something');
+      assert.equal(h.events.length, events, 'the cancel emitted an event');
+      await h.command('/seeds query basil');
+      assert.equal(lastNote(h).message, `basil-genovese: 6 available, 2 reserved\nrevision: ${revision}`);
+      return `"${lastNote(h).message.split('\n')[0]}" at ${revision.split(':')[1]}`;
+    } finally {
+      await h.close();
+    }
+  });
+
+  await checks.run("(c) a sibling branch's revision passed to seed_desk act is refused stale-revision, and nothing is appended", async () => {
+    const h = await openSession({ dir: ctx.dir('sibling-token') });
+    try {
+      await confirmed(h, '/seeds agent on');
+      const grant = h.deskEntries().at(-1)!;
+      await confirmed(h, '/seeds reserve basil-genovese 2');
+      const sibling = await revisionOf(h);
+      await h.session.navigateTree(grant.id, { summarize: false });
+      await confirmed(h, '/seeds reserve basil-genovese 1');
+      const here = await revisionOf(h);
+      assert.notEqual(here, sibling);
+      const entries = h.sm.getEntries().length;
+      const result = await act(h, 'reserve', 'bean-scarlet', 1, sibling);
+      assert.notEqual(result.isError, true);
+      assert.equal(details(result)['code'], 'stale-revision', text(result));
+      assert.equal(h.sm.getEntries().length, entries, 'the refused act appended something');
+      assert.deepEqual(readDesk({ sessionManager: h.sm, hasUI: false, ui: { confirm: async () => false, notify: () => {}, setStatus: () => {} } }).ok && h.deskEntries().at(-1)?.['data'], snapshot(true, { 'basil-genovese': 1 }));
+      return `act with ${sibling.split(':')[1]} on the branch at ${here.split(':')[1]}: "${text(result).split('\n')[0]}"`;
+    } finally {
+      await h.close();
+    }
+  });
+
+  await checks.run('(d) a reopen lands on the last appended entry, even when it hangs off an older branch', async () => {
+    const dir = ctx.dir('reopen-last');
+    let h = await openSession({ dir });
+    try {
+      await confirmed(h, '/seeds agent on');
+      const grant = h.deskEntries().at(-1)!;
+      await confirmed(h, '/seeds reserve basil-genovese 2');
+      const older = h.deskEntries().at(-1)!;
+      await h.session.navigateTree(grant.id, { summarize: false });
+      await confirmed(h, '/seeds reserve basil-genovese 1');
+      await h.session.navigateTree(older.id, { summarize: false });
+      await confirmed(h, '/seeds reserve marigold-french 1');
+      const last = h.sm.getEntries().at(-1)!;
+      assert.equal(last.parentId, older.id);
+      h = await reopened(h, dir);
+      assert.equal(h.sm.getLeafId(), last.id, 'the reopen did not land on the last appended entry');
+      assert.equal(h.ui.statuses.at(-1), `Seed desk: holding 2 basil-genovese, 1 marigold-french; agent on; revision ${h.sm.getSessionId()}:${last.id}`);
+      return `leaf ${last.id} (under the older branch's ${older.id}); status "${h.ui.statuses.at(-1)}"`;
+    } finally {
+      await h.close();
+    }
+  });
+
+  await checks.run('(e) a plain leaf move (branch(), nothing appended after it) does not survive a reopen', async () => {
+    const dir = ctx.dir('plain-move');
+    let h = await openSession({ dir });
+    try {
+      await confirmed(h, '/seeds agent on');
+      const grant = h.deskEntries().at(-1)!;
+      await confirmed(h, '/seeds reserve basil-genovese 2');
+      const last = h.sm.getEntries().at(-1)!;
+      h.sm.branch(grant.id);
+      assert.equal(h.sm.getLeafId(), grant.id);
+      h = await reopened(h, dir);
+      assert.equal(h.sm.getLeafId(), last.id, 'the move survived the reopen');
+      assert.deepEqual(entryTypes(h.sm.getEntries()).slice(-1), ['custom:seed-desk-state-v1'], 'the reopen found an entry after the last desk entry');
+      await h.command('/seeds query basil');
+      assert.match(lastNote(h).message, /^basil-genovese: 6 available, 2 reserved/);
+      return `moved to ${grant.id}, reopened at ${last.id} (no assistant message in the session, so the host's dispose wrote nothing)`;
+    } finally {
+      await h.close();
+    }
+  });
+
+  await checks.run("(e') once the session holds an assistant message, the host's dispose appends a session_exit entry under the leaf, so a plain move DOES survive a reopen", async () => {
+    const dir = ctx.dir('plain-move-exit');
+    let h = await openSession({ dir });
+    try {
+      await confirmed(h, '/seeds agent on');
+      const grant = h.deskEntries().at(-1)!;
+      await h.call({ op: 'query' });
+      await confirmed(h, '/seeds reserve basil-genovese 2');
+      h.sm.branch(grant.id);
+      h = await reopened(h, dir);
+      const last = h.sm.getEntries().at(-1)!;
+      assert.equal(entryTypes([last])[0], 'custom:session_exit');
+      assert.equal(last.parentId, grant.id, 'session_exit was not appended under the moved leaf');
+      assert.equal(h.sm.getLeafId(), last.id);
+      assert.equal(await revisionOf(h), `${h.sm.getSessionId()}:${grant.id}`, 'the desk is not the one the move chose');
+      return `the reopen landed on session_exit ${last.id} under the grant ${grant.id}: basil 0 reserved there (data ${JSON.stringify(last['data'])})`;
+    } finally {
+      await h.close();
+    }
+  });
+
+  await checks.run('(g) a stored grant still lets seed_desk act go through after a headless reopen (hasUI false), subject to the host approval', async () => {
+    const dir = ctx.dir('headless-grant');
+    let h = await openSession({ dir });
+    try {
+      await confirmed(h, '/seeds agent on');
+      h = await reopened(h, dir, { headless: true });
+      await h.command('/seeds agent off');
+      assert.equal(refusedCode(lastNote(h).message), 'ui-required', 'the grant could be revoked headless');
+      const entries = h.sm.getEntries().length;
+      const acted = await act(h, 'reserve', 'bean-scarlet', 1);
+      assert.equal(details(acted)['ok'], true, text(acted));
+      assert.equal(h.sm.getEntries().length, entries + 1);
+      h.settings.set('tools.approvalMode', 'always-ask');
+      await assert.rejects(act(h, 'reserve', 'bean-scarlet', 1), /^Error: Tool "seed_desk" requires approval but no interactive UI available\./);
+      assert.equal(h.sm.getEntries().length, entries + 1, 'the blocked call appended something');
+      h.settings.set('tools.approval', { seed_desk: 'allow' });
+      assert.equal(details(await act(h, 'reserve', 'bean-scarlet', 1))['ok'], true);
+      assert.deepEqual(h.deskEntries().at(-1)?.['data'], snapshot(true, { 'bean-scarlet': 2 }));
+      return 'yolo: acted; always-ask: blocked (no UI to ask); always-ask + user allow: acted; /seeds agent off refused ui-required';
+    } finally {
+      await h.close();
+    }
+  });
+
+  await checks.run('(h) a change\'s status line and event start no agent turn: no user or assistant message, the agent stays idle (a model is there to answer)', async () => {
+    const h = await openSession({ dir: ctx.dir('no-turn'), mockModel: true });
+    try {
+      const ids = new Set(entryIds(h));
+      const messages = h.session.messages.length;
+      await confirmed(h, '/seeds reserve basil-genovese 2');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const added = h.sm.getEntries().filter((entry) => !ids.has(entry.id));
+      assert.deepEqual(entryTypes(added), ['custom:seed-desk-state-v1']);
+      assert.equal(h.events.length, 1, 'no change event');
+      assert.match(h.ui.statuses.at(-1) ?? '', /^Seed desk: holding 2 basil-genovese;/);
+      assert.equal(h.session.messages.length, messages, 'the agent got messages');
+      assert.equal(h.modelCalls?.length, 0, 'the model was asked');
+      assert.equal(h.session.isStreaming, false);
+      // The control: a plain line does start a turn with this model.
+      await h.session.prompt('hello');
+      assert.equal(h.modelCalls?.length, 1, 'the mock model did not answer a plain line');
+      return `1 event, status set, 0 model calls, agent idle; a plain line then made ${h.modelCalls?.length} model call (${entryTypes(h.sm.getEntries().slice(-2)).join(', ')})`;
+    } finally {
+      await h.close();
+    }
+  });
+
+  await checks.run("(i) the host ignores the command handler's return value: /seeds returns an object, prompt resolves as for a handler returning nothing, and nothing is appended but the extension's own entry", async () => {
+    const voidCommand = (pi: Record<string, unknown>) => {
+      (pi['registerCommand'] as (name: string, command: unknown) => void)('void-probe', { description: 'returns nothing', handler: async () => {} });
+    };
+    const h = await openSession({ dir: ctx.dir('return-ignored'), mockModel: true, extraExtensions: [voidCommand] });
+    try {
+      const ids = new Set(entryIds(h));
+      const queried = await h.command('/seeds query');
+      assert.equal(lastOutcome(h)['kind'], 'answer');
+      const voided = await h.command('/void-probe');
+      assert.equal(h.commandRuns.at(-1)?.ok && h.commandRuns.at(-1)?.name, 'void-probe');
+      assert.equal(queried, voided, 'the returned object changed what prompt resolved to');
+      const reserved = await h.command('/seeds reserve basil-genovese 1');
+      assert.equal(lastOutcome(h)['kind'], 'committed');
+      assert.equal(reserved, voided);
+      assert.deepEqual(entryTypes(h.sm.getEntries().filter((entry) => !ids.has(entry.id))), ['custom:seed-desk-state-v1']);
+      assert.equal(h.modelCalls?.length, 0, 'a command reached the model');
+      return `prompt resolved ${JSON.stringify(queried)} for /seeds (returned ${JSON.stringify(h.commandRuns[0]?.ok && h.commandRuns[0].value).slice(0, 60)}…) and ${JSON.stringify(voided)} for a void handler; 0 model calls`;
+    } finally {
+      await h.close();
+    }
+  });
+
+  await checks.run("(j) argument repairs: the real host's validateToolArguments and the worker's checkArguments accept, repair and refuse the same seed_desk calls", async () => {
+    const h = await openSession({ dir: ctx.dir('argument-repairs') });
+    try {
+      const base = { op: 'act', action: 'reserve', id: 'bean-scarlet', expectedRevision: 'x' };
+      const cases: unknown[] = [
+        { ...base, packets: 2 }, { ...base, packets: '2' }, { ...base, packets: ' 3 ' }, { ...base, packets: true }, { ...base, packets: false },
+        { ...base, packets: 2.5 }, { ...base, packets: 'abc' }, { ...base, packets: null }, { ...base, packets: [2] }, { ...base, packets: { n: 2 } },
+        { op: 'query', extra: 1 }, { ...base, packets: 1, extra: 1 }, { op: 'act', action: 'reserve', id: 'bean-scarlet' },
+        { op: 'inspect' }, { op: 'nope' }, {}, { ...base, packets: 1, id: 5 }, { op: 'inspect', id: 5 }, { ...base, packets: 1, id: null },
+        { op: 'query', family: null }, { op: 'query', family: 'null' }, { op: 'query', family: '' }, { op: 'query', family: 5 }, { op: 'query', family: ['bean'] },
+        { op: ' query ' }, { ...base, packets: 1, action: 'Reserve' }, { ...base, packets: 1, action: ' release ' }, [1, 2], null, '{"op":"query"}', 'not json',
+        { op: 'discover' }, { op: 'discover', extra: true }, { op: 'inspect', id: 'basil-genovese', packets: 1 },
+        // Two quirks in one call: whitespace around a const/enum value and a coercion or an unknown key.
+        { ...base, action: ' release ', packets: '2' }, { ...base, action: ' release ', packets: true }, { ...base, action: ' reserve ', packets: 1, extra: 1 },
+        { op: ' query ', family: 5 }, { op: ' inspect ', id: 5 }, { op: 'inspect', id: 5, extra: 1 },
+      ];
+      const schema = seedDeskJsonSchema as JsonSchema;
+      const branches = (schema['oneOf'] as JsonSchema[]).map((branch) => branch);
+      const issuesOf = (message: string) => /^ {2}- root: must be (.*) \(was .*\)$/m.exec(message)?.[1] ?? null;
+      const withoutIssues = (message: string) => message.replace(/^( {2}- root: must be ).*( \(was .*\))$/m, '$1…$2');
+      const tally = { kept: 0, repaired: 0, refused: 0 };
+      const known: string[] = [];
+      const differ: string[] = [];
+      const refusedAs = (message: string) => `refuses:\n      ${message.split('\n').join('\n      ')}`;
+      for (const args of cases) {
+        const real = await h.validate(args).then((value) => ({ ok: true as const, args: value }), (error: unknown) => ({ ok: false as const, message: error instanceof Error ? error.message : String(error) }));
+        const mine = checkArguments('seed_desk', schema, structuredClone(args));
+        const shown = JSON.stringify(args);
+        if (mine.ok !== real.ok) {
+          differ.push(`${shown}\n    real host ${real.ok ? `accepts as ${JSON.stringify(real.args)}` : refusedAs(real.message)}\n    worker ${mine.ok ? `accepts as ${JSON.stringify(mine.args)}` : refusedAs(mine.message)}`);
+          continue;
+        }
+        if (real.ok && mine.ok) {
+          if (!isDeepStrictEqual(mine.args, real.args)) differ.push(`${shown}: repaired differently\n    real host ${JSON.stringify(real.args)}\n    worker    ${JSON.stringify(mine.args)}`);
+          else tally[isDeepStrictEqual(real.args, args) ? 'kept' : 'repaired']++;
+          continue;
+        }
+        if (real.ok || mine.ok) continue;
+        tally.refused++;
+        if (mine.message === real.message) continue;
+        // Allowed: the two list the issues of different oneOf branches, and nothing else differs.
+        const realIssues = issuesOf(real.message);
+        const branchIssues = branches.map((branch) => {
+          const alone = checkArguments('seed_desk', branch, structuredClone(args));
+          return alone.ok ? null : issuesOf(alone.message);
+        });
+        if (withoutIssues(mine.message) === withoutIssues(real.message) && realIssues !== null && branchIssues.includes(realIssues)) {
+          known.push(`${shown}: real "${realIssues}", worker "${issuesOf(mine.message)}"`);
+        } else {
+          differ.push(`${shown}: the error texts differ beyond which oneOf branch is listed\n    real host ${JSON.stringify(real.message)}\n    worker    ${JSON.stringify(mine.message)}`);
+        }
+      }
+      if (differ.length > 0) throw new Error(`${differ.length} of ${cases.length} calls judged differently:\n  ${differ.join('\n  ')}`);
+      return [`${cases.length} calls judged alike: ${tally.kept} accepted as sent, ${tally.repaired} accepted after the same repair, ${tally.refused} refused with ${known.length === 0 ? 'the same text' : 'the same text but for the known difference'}`, ...(known.length ? [`known difference, only which oneOf branch's issues are listed: ${known.join('; ')}`] : [])].join('\n');
     } finally {
       await h.close();
     }

@@ -2,26 +2,30 @@ import 'fake-indexeddb/auto';
 /**
  * The playground's side of the differential (Node, through tsx): `run` drives the worker host
  * (web/src/worker/host.ts on fake-indexeddb, as its unit tests do) through the action scripts and
- * exports each session; `compare` puts the two traces side by side, imports the session files the
- * real host wrote, and checks that the real host opened the playground's exports at the same state.
+ * the lessons' solutions, and exports each session; `compare` puts the two traces side by side,
+ * imports the session files the real host wrote, and checks that the real host opened the
+ * playground's exports at the same state.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { asRevision, seededIdSource, type EntryId } from '../domain/ids';
+import { seededIdSource, type EntryId } from '../domain/ids';
 import { isSeedDeskEntry } from '../domain/journal/entry';
+import type { LineOutcome, ToolCallOutcome } from '../web/src/protocol/messages';
 import { PlaygroundHost } from '../web/src/worker/host';
+import { resolveTarget } from '../web/src/worker/projections';
 import { JournalStore } from '../web/src/worker/store';
+import { lessonScripts } from './lessonScripts';
 import { Checks } from './report';
-import { describeStep, loadScripts, normalizeTrace, withRevision, type DeskView, type Outcome, type Script, type StepTrace, type ToolStep, type Trace } from './script';
+import { appendedName, describeStep, loadScripts, normalizeTrace, Revisions, Seen, type DeskView, type Meanwhile, type Move, type Outcome, type Said, type Script, type Step, type StepTrace, type ToolStep, type Trace } from './script';
 import type { OpenedView } from './realScripts';
 
 const OUT = fileURLToPath(new URL('./out/diff', import.meta.url));
 let databases = 0;
 
-async function freshHost(seed: number): Promise<PlaygroundHost> {
+async function freshHost(seed: number): Promise<{ host: PlaygroundHost; store: JournalStore }> {
   const store = await JournalStore.open(`host-test-${process.pid}-${++databases}`);
-  return PlaygroundHost.start(store, seededIdSource(seed));
+  return { host: await PlaygroundHost.start(store, seededIdSource(seed)), store };
 }
 
 function deskView(host: PlaygroundHost): DeskView {
@@ -31,55 +35,142 @@ function deskView(host: PlaygroundHost): DeskView {
     : { revision: state.revision, ok: false, agentEnabled: null, quantities: null };
 }
 
-class PlaygroundRunner {
-  private readonly marks = new Map<string, EntryId | null>();
-  private readonly revisions: string[] = [];
+/** A line's outcome in the trace's terms: the kind and data the worker read from the handler's return. */
+function lineOutcome(line: LineOutcome): Outcome {
+  switch (line.kind) {
+    case 'answer':
+      return { kind: 'command', result: 'answer', revision: line.query.revision };
+    case 'refused':
+      return { kind: 'command', result: 'refused', code: line.code, change: line.change };
+    case 'cancelled':
+      return { kind: 'command', result: 'cancelled', change: line.change };
+    case 'committed':
+      return { kind: 'command', result: 'committed', revision: line.revision, change: line.change };
+    default:
+      return { kind: 'command', result: line.kind };
+  }
+}
+
+/**
+ * What a host's event log shows during a step: its notifications and events, in order. The
+ * host's own notices (reopen, new session, storage) are told apart from the extension's
+ * notifies by watching `notified`, the one path extension code notifies through.
+ */
+class LogWatch {
+  private from: number;
+  private readonly pageOnlySeqs = new Set<number>();
 
   constructor(private readonly host: PlaygroundHost) {
-    this.revisions.push(deskView(host).revision);
+    const core = host.core;
+    this.from = core.events.lastSeq;
+    const notified = core.notified.bind(core);
+    const notify = core.notify.bind(core);
+    let fromExtension = false;
+    core.notified = (notice) => {
+      fromExtension = true;
+      try {
+        notified(notice);
+      } finally {
+        fromExtension = false;
+      }
+    };
+    core.notify = (level, text) => {
+      notify(level, text);
+      if (!fromExtension) this.pageOnlySeqs.add(core.events.lastSeq);
+    };
   }
 
-  private noteRevision(): void {
-    const revision = deskView(this.host).revision;
-    if (this.revisions.at(-1) !== revision) this.revisions.push(revision);
+  /** What was said since the last take; the page's own notices apart. */
+  take(): { said: Said[]; pageOnly: string[] } {
+    const core = this.host.core;
+    const items = core.events.since(this.from);
+    if (core.events.lastSeq - this.from > items.length) throw new Error('the event log dropped items within one step');
+    this.from = core.events.lastSeq;
+    const said: Said[] = [];
+    const pageOnly: string[] = [];
+    for (const item of items) {
+      if (item.kind === 'event') said.push({ event: item.channel, payload: JSON.parse(item.payload) as unknown });
+      else if (this.pageOnlySeqs.has(item.seq)) pageOnly.push(`${item.level}: ${item.text}`);
+      else said.push({ notify: item.level, text: item.text });
+    }
+    return { said, pageOnly };
+  }
+}
+
+class PlaygroundRunner {
+  private readonly marks = new Map<string, EntryId | null>();
+  readonly revisions = new Revisions();
+  readonly sessions = new Seen();
+  readonly desks = new Seen();
+  private readonly log: LogWatch;
+  private twins = 0;
+
+  constructor(
+    private readonly host: PlaygroundHost,
+    private readonly store: JournalStore,
+    private readonly seed: number,
+  ) {
+    this.log = new LogWatch(host);
+    this.note();
   }
 
-  async tool(step: ToolStep): Promise<Outcome> {
-    const current = deskView(this.host).revision;
-    const args = withRevision(step.tool, current, this.revisions.at(-2) ?? current);
-    let outcome = await this.host.callTool(JSON.stringify(args), false);
-    let prompted = false;
+  private note(): void {
+    const journal = this.host.currentJournal();
+    this.sessions.add([this.host.sessionId]);
+    this.desks.add(journal.entries().filter(isSeedDeskEntry).map((entry) => entry.id));
+    this.revisions.noteDesk(deskView(this.host).revision);
+  }
+
+  /** The revision of the newest seed desk entry off the branch, as the Compare panel finds it. */
+  private offBranch(): string | null {
+    const journal = this.host.currentJournal();
+    const found = resolveTarget(journal, { by: 'newest-off-branch' });
+    return found.ok ? journal.revision(found.id) : null;
+  }
+
+  private async tool(step: ToolStep): Promise<Outcome> {
+    const args = this.revisions.fill(step.tool, () => this.offBranch());
+    let outcome: ToolCallOutcome = await this.host.callTool(JSON.stringify(args), false);
+    let prompt: string | null = null;
     if (outcome.kind === 'approval') {
-      prompted = true;
+      prompt = outcome.prompt;
       outcome = await this.host.answerApproval(outcome.callId, step.approve !== false);
     }
-    this.noteRevision();
     if (outcome.kind !== 'result') throw new Error(`tool call failed: ${JSON.stringify(outcome)}`);
-    return { kind: 'tool', prompted, isError: outcome.isError, text: outcome.text, details: outcome.details };
+    this.revisions.noteResult(outcome.details);
+    return { kind: 'tool', prompt, isError: outcome.isError, text: outcome.text, details: outcome.details };
   }
 
-  async step(step: Script['steps'][number]): Promise<StepTrace> {
+  private move(move: Move): void {
+    if (move === 'back') this.host.stepBack();
+    else this.host.navigate({ by: 'before-last-reservation' });
+  }
+
+  private async meanwhile(what: Meanwhile): Promise<Outcome> {
+    if ('tool' in what) return this.tool(what);
+    if ('move' in what) {
+      this.move(what.move);
+      return { kind: 'none' };
+    }
+    return lineOutcome(await this.host.meanwhileReserve(what.reserve.id, what.reserve.packets));
+  }
+
+  async step(step: Step, label?: string): Promise<StepTrace> {
     const host = this.host;
+    const before = new Set(host.currentJournal().entries().map((entry) => entry.id));
     let outcome: Outcome = { kind: 'none' };
     let meanwhile: Outcome | undefined;
+    let dialog: StepTrace['dialog'] = null;
+    const pageOnly: string[] = [];
     if ('command' in step) {
-      const line = await host.runLine(step.command);
+      let line = await host.runLine(step.command);
       if (line.kind === 'confirm') {
-        if (step.meanwhile) meanwhile = await this.tool(step.meanwhile);
-        if (step.confirm === false) {
-          outcome = { kind: 'cancelled' };
-        } else {
-          const commit = await host.commitHumanChange(line.change, asRevision(line.revision));
-          if (commit.kind === 'failed') throw new Error(commit.message);
-          outcome = commit.kind === 'committed' ? { kind: 'committed', text: commit.message } : { kind: 'refused', code: commit.code, text: commit.message };
-        }
-      } else if (line.kind === 'refused') {
-        outcome = { kind: 'refused', code: line.code, text: line.text };
-      } else if (line.kind === 'answer' || line.kind === 'usage') {
-        outcome = { kind: line.kind, text: line.text };
-      } else {
-        throw new Error(`${step.command}: unexpected ${JSON.stringify(line)}`);
+        dialog = { title: line.title, message: line.message };
+        if (step.meanwhile) meanwhile = await this.meanwhile(step.meanwhile);
+        line = await host.answerDialog(line.dialogId, step.confirm !== false);
       }
+      if (line.kind === 'failed' || line.kind === 'said') pageOnly.push(`${line.kind}: ${line.text}`);
+      outcome = lineOutcome(line);
     } else if ('tool' in step) {
       outcome = await this.tool(step);
     } else if ('say' in step) {
@@ -91,69 +182,175 @@ class PlaygroundRunner {
       const target = this.marks.get(step.leaf);
       if (target === undefined) throw new Error(`no mark ${step.leaf}`);
       host.moveLeaf(target);
+    } else if ('move' in step) {
+      this.move(step.move);
     } else if ('corrupt' in step) {
-      await host.appendCorruptSnapshot();
-    } else {
+      const line = await host.appendCorruptSnapshot();
+      pageOnly.push(`${line.kind}: ${line.text}`);
+    } else if ('approval' in step) {
       host.setApprovalMode(step.approval.mode);
       host.setApprovalPolicy(step.approval.policy);
+    } else if ('policy' in step) {
+      host.setApprovalPolicy(step.policy);
+    } else if ('approvalMode' in step) {
+      host.setApprovalMode(step.approvalMode);
+    } else if ('headless' in step) {
+      host.setInteractive(!step.headless);
+    } else if ('reopen' in step) {
+      await host.reopen();
+    } else if ('newSession' in step) {
+      await host.newSession();
+    } else {
+      return this.twinTab(step, label);
     }
-    this.noteRevision();
+    const said = this.log.take();
+    const appended = host.currentJournal().entries().filter((entry) => !before.has(entry.id)).flatMap((entry) => appendedName(entry) ?? []);
+    this.note();
+    return this.trace(step, label, { dialog, said: said.said, outcome, appended, ...(meanwhile ? { meanwhile } : {}) }, [...said.pageOnly, ...pageOnly]);
+  }
+
+  /** Another tab: a second worker host on the same database, as the closing question's "Do it for me" plays it. */
+  private async twinTab(step: Extract<Step, { twinTab: unknown }>, label?: string): Promise<StepTrace> {
+    const twin = await PlaygroundHost.start(this.store, seededIdSource(this.seed * 10 + ++this.twins));
+    const log = new LogWatch(twin);
+    twin.onAppended = (sessionId, entries) => this.host.adoptForeign(sessionId, entries);
+    const before = new Set(twin.currentJournal().entries().map((entry) => entry.id));
+    try {
+      twin.navigate({ by: 'before-last-reservation' });
+    } catch {
+      // The page's twin goes on from where it stands when there is nothing to go back before.
+    }
+    let line = await twin.runLine(step.twinTab.command);
+    let dialog: StepTrace['dialog'] = null;
+    if (line.kind === 'confirm') {
+      dialog = { title: line.title, message: line.message };
+      line = await twin.answerDialog(line.dialogId, true);
+    }
+    const said = log.take();
+    const appended = twin.currentJournal().entries().filter((entry) => !before.has(entry.id)).flatMap((entry) => appendedName(entry) ?? []);
+    this.desks.add(twin.currentJournal().entries().filter(isSeedDeskEntry).map((entry) => entry.id));
+    this.log.take();
+    this.note();
+    return this.trace(step, label, { dialog, said: said.said, outcome: lineOutcome(line), appended }, said.pageOnly);
+  }
+
+  private trace(step: Step, label: string | undefined, seen: Pick<StepTrace, 'dialog' | 'said' | 'outcome' | 'appended' | 'meanwhile'>, pageOnly: string[]): StepTrace {
+    const host = this.host;
     const branchDesk = host.currentJournal().branch().filter(isSeedDeskEntry).map((entry) => entry['data']);
-    return { step: describeStep(step), outcome, ...(meanwhile ? { meanwhile } : {}), desk: deskView(host), branchDesk };
+    return {
+      step: describeStep(step, label),
+      ...seen,
+      status: host.view().status,
+      desk: deskView(host),
+      branchDesk,
+      ...(pageOnly.length > 0 ? { pageOnly } : {}),
+    };
   }
 }
 
 /** What the playground shows for a session file it imports: the desk at the leaf and the query answer. */
 async function importedView(text: string, seed: number): Promise<OpenedView> {
-  const host = await freshHost(seed);
+  const { host } = await freshHost(seed);
   const report = await host.importSession(new Blob([text]), () => {});
   if (!report.ok) throw new Error(`import refused at line ${report.line}: ${report.message}`);
   const query = await host.runLine('/seeds query');
   return { desk: deskView(host), query: 'text' in query ? query.text : JSON.stringify(query) };
 }
 
+function allScripts(): Script[] {
+  return [...loadScripts(), ...lessonScripts()];
+}
+
 async function run(scripts: readonly Script[]): Promise<void> {
   mkdirSync(OUT, { recursive: true });
+  let failed = 0;
   for (const [index, script] of scripts.entries()) {
-    const host = await freshHost(1000 + index);
-    const runner = new PlaygroundRunner(host);
-    const steps: StepTrace[] = [];
-    for (const step of script.steps) steps.push(await runner.step(step));
-    const journal = host.currentJournal();
-    const deskIds = journal.entries().filter(isSeedDeskEntry).map((entry) => entry.id);
-    writeFileSync(`${OUT}/${script.name}.playground.trace.json`, JSON.stringify(normalizeTrace({ script: script.name, steps }, host.sessionId, deskIds), null, 2));
-    writeFileSync(`${OUT}/${script.name}.playground.jsonl`, host.exportSession().jsonl);
+    try {
+      await runOne(script, 1000 + index);
+    } catch (error) {
+      failed++;
+      console.error(`Playground side: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
-  console.log(`Playground side: ${scripts.length} scripts run on the worker host, traces and exports in host-test/out/diff/`);
+  console.log(`Playground side: ${scripts.length - failed} of ${scripts.length} scripts run on the worker host, traces and exports in host-test/out/diff/`);
+  if (failed > 0) process.exitCode = 1;
+}
+
+async function runOne(script: Script, seed: number): Promise<void> {
+  const { host, store } = await freshHost(seed);
+  const runner = new PlaygroundRunner(host, store, seed);
+  const steps: StepTrace[] = [];
+  for (const [at, step] of script.steps.entries()) {
+    try {
+      steps.push(await runner.step(step, script.labels?.[at]));
+    } catch (error) {
+      throw new Error(`${script.name}, step ${at + 1} ${describeStep(step, script.labels?.[at])}: ${error instanceof Error ? error.stack : String(error)}`);
+    }
+  }
+  runner.desks.add(host.currentJournal().entries().filter(isSeedDeskEntry).map((entry) => entry.id));
+  const trace = normalizeTrace({ script: script.name, omitted: script.omitted ?? [], steps }, runner.sessions.ids, runner.desks.ids);
+  writeFileSync(`${OUT}/${script.name}.playground.trace.json`, JSON.stringify(trace, null, 2));
+  writeFileSync(`${OUT}/${script.name}.playground.jsonl`, host.exportSession().jsonl);
 }
 
 function readJson<T>(file: string): T {
   return JSON.parse(readFileSync(file, 'utf8')) as T;
 }
 
-/** The first step where the traces part, shown side by side. */
-function firstDifference(playground: Trace, real: Trace): string | null {
+/** Fields a page-only note may differ in: never compared. */
+function compared(step: StepTrace | undefined): Omit<StepTrace, 'pageOnly'> | undefined {
+  if (!step) return undefined;
+  const { pageOnly: _pageOnly, ...rest } = step;
+  return rest;
+}
+
+/** Every step where the traces part, each field that differs shown from both sides. */
+function differences(playground: Trace, real: Trace): string[] {
+  const found: string[] = [];
   const length = Math.max(playground.steps.length, real.steps.length);
   for (let index = 0; index < length; index++) {
-    const mine = playground.steps[index];
-    const theirs = real.steps[index];
-    if (!isDeepStrictEqual(mine, theirs)) {
-      return `step ${index + 1} ${mine?.step ?? theirs?.step}\n  playground: ${JSON.stringify(mine && { ...mine, step: undefined })}\n  real host:  ${JSON.stringify(theirs && { ...theirs, step: undefined })}`;
-    }
+    const mine = compared(playground.steps[index]);
+    const theirs = compared(real.steps[index]);
+    if (isDeepStrictEqual(mine, theirs)) continue;
+    const keys = [...new Set([...Object.keys(mine ?? {}), ...Object.keys(theirs ?? {})])].filter(
+      (key) => key !== 'step' && !isDeepStrictEqual(mine?.[key as keyof typeof mine], theirs?.[key as keyof typeof theirs]),
+    );
+    const fields = keys.map((key) => `    ${key}\n      playground: ${JSON.stringify(mine?.[key as keyof typeof mine])}\n      real host:  ${JSON.stringify(theirs?.[key as keyof typeof theirs])}`);
+    found.push(`step ${index + 1} ${mine?.step ?? theirs?.step}\n${fields.join('\n')}`);
   }
-  return null;
+  return found;
+}
+
+function codesOf(trace: Trace): string[] {
+  const codes = trace.steps.flatMap((step) => [step.outcome, step.meanwhile]).flatMap((outcome) => {
+    if (outcome?.kind === 'command' && outcome.code) return [outcome.code];
+    if (outcome?.kind === 'tool' && typeof outcome.details === 'object' && outcome.details !== null && 'code' in outcome.details) return [String(outcome.details.code)];
+    return [];
+  });
+  return [...new Set(codes)];
 }
 
 async function compare(scripts: readonly Script[]): Promise<void> {
   const checks = new Checks();
   for (const [index, script] of scripts.entries()) {
-    await checks.run(`differential: "${script.name}" gives the same outcomes, refusal codes, desks and seed desk entries on the branch in both hosts`, async () => {
+    const lesson = script.name.startsWith('lesson-');
+    const what = lesson ? `lesson "${script.name.slice('lesson-'.length)}" (its "Do it for me" solution, setup first)` : `"${script.name}"`;
+    await checks.run(`differential: ${what} shows the same dialogs, notifies, events, outcomes, refusal codes, status, desks and appended entries in both hosts, step by step`, async () => {
       const playground = readJson<Trace>(`${OUT}/${script.name}.playground.trace.json`);
       const real = readJson<Trace>(`${OUT}/${script.name}.real.trace.json`);
-      const difference = firstDifference(playground, real);
-      if (difference) throw new Error(difference);
-      const codes = [...new Set(playground.steps.flatMap((step) => [step.outcome, step.meanwhile]).flatMap((o) => codeOf(o)))];
-      return `${playground.steps.length} steps agree${codes.length > 0 ? `; refusals met: ${codes.join(', ')}` : ''}`;
+      const found = differences(playground, real);
+      // Both sides silent would compare equal: every /seeds run notifies, so a silent one means the recording broke.
+      for (const [side, trace] of [['playground', playground], ['real host', real]] as const) {
+        const silent = trace.steps.findIndex((step) => step.outcome.kind === 'command' && !step.said.some((said) => 'notify' in said));
+        if (silent >= 0) found.push(`step ${silent + 1} ${trace.steps[silent]!.step}: the ${side} recorded no notify for a /seeds run`);
+      }
+      const notes: string[] = [];
+      if (script.omitted?.length) notes.push(`left out (the real host cannot do it): ${script.omitted.join('; ')}`);
+      const pageOnly = (script as { pageOnly?: readonly string[] }).pageOnly;
+      if (pageOnly?.length) notes.push(`no step (page panels only): ${pageOnly.join('; ')}`);
+      if (found.length > 0) throw new Error(`${found.length} of ${Math.max(playground.steps.length, real.steps.length)} steps differ:\n${found.join('\n')}${notes.length ? `\n${notes.join('\n')}` : ''}`);
+      const codes = codesOf(playground);
+      return [`${playground.steps.length} steps agree${codes.length > 0 ? `; refusals met: ${codes.join(', ')}` : ''}`, ...notes].join('\n');
     });
     await checks.run(`differential: the real host's session file for "${script.name}" imports into the playground at the state the real host reopens`, async () => {
       const reopened = readJson<OpenedView>(`${OUT}/${script.name}.real.reopen.json`);
@@ -172,15 +369,8 @@ async function compare(scripts: readonly Script[]): Promise<void> {
   process.exitCode = checks.results.every((result) => result.ok) ? 0 : 1;
 }
 
-function codeOf(outcome: Outcome | undefined): string[] {
-  if (!outcome) return [];
-  if (outcome.kind === 'refused') return [outcome.code];
-  if (outcome.kind === 'tool' && typeof outcome.details === 'object' && outcome.details !== null && 'code' in outcome.details) return [String(outcome.details.code)];
-  return [];
-}
-
 const mode = process.argv[2];
-const scripts = loadScripts();
+const scripts = allScripts();
 if (mode === 'run') await run(scripts);
 else if (mode === 'compare') await compare(scripts);
 else throw new Error('usage: tsx host-test/playground.ts run|compare');

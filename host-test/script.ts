@@ -1,7 +1,7 @@
 /**
  * Action scripts for the differential: the same steps, as data, run against the playground's
  * worker host (Node) and inside the real host (Bun). Both sides record a trace in one shape;
- * `normalizeTrace` then replaces the things that must differ (session id, entry ids) with stable
+ * `normalizeTrace` then replaces the things that must differ (session ids, entry ids) with stable
  * names so the two traces can be compared for equality.
  */
 import '../domain/zodSetup';
@@ -13,35 +13,74 @@ const ApprovalModeSchema = z.enum(['always-ask', 'write', 'yolo']);
 const PolicySchema = z.enum(['allow', 'prompt', 'deny']);
 
 const ToolStepSchema = z.strictObject({
-  /** Tool arguments; an `expectedRevision` of "$current" or "$previous" is filled in per host. */
+  /**
+   * Tool arguments. An `expectedRevision` placeholder is filled in per host: "$current" and
+   * "$previous" are the desk's revision now and before its last change; "$latest" and
+   * "$previousResult" the revisions the last two tool results carried (the lessons' "$latest"
+   * and "$previous"); "$offBranch" the revision of the newest seed desk entry off the branch.
+   */
   tool: z.record(z.string(), z.unknown()),
   /** The answer to the host's approval prompt, if one appears (default: approve). */
   approve: z.optional(z.boolean()),
 });
+
+/** Leaf moves that append nothing; both hosts tell the extension (`session_tree`). */
+const MoveSchema = z.enum(['back', 'before-last-reservation']);
+
+/** What happens while a command's dialog waits. */
+const MeanwhileSchema = z.union([
+  ToolStepSchema,
+  /** Another client runs `/seeds reserve <id> <packets>` and confirms at once. */
+  z.strictObject({ reserve: z.strictObject({ id: z.string(), packets: z.number() }) }),
+  /** A session-tree move of the leaf. */
+  z.strictObject({ move: MoveSchema }),
+]);
 
 export const StepSchema = z.union([
   z.strictObject({
     command: z.string(),
     /** The answer to the confirmation dialog (default: confirm). */
     confirm: z.optional(z.boolean()),
-    /** A tool call that lands while the dialog is open. */
-    meanwhile: z.optional(ToolStepSchema),
+    meanwhile: z.optional(MeanwhileSchema),
   }),
   ToolStepSchema,
   z.strictObject({ say: z.string() }),
   /** Remember the current leaf under a name. */
   z.strictObject({ mark: z.string() }),
-  /** Move the leaf (in memory, as the host's branch()) to a remembered point. */
+  /** Move the leaf to a remembered point (a session-tree move: the extension hears `session_tree`). */
   z.strictObject({ leaf: z.string() }),
+  z.strictObject({ move: MoveSchema }),
   /** Append an invalid snapshot (99 basil of 8) as a seed desk entry. */
   z.strictObject({ corrupt: z.literal(true) }),
   /** `policy` null: no `tools.approval.seed_desk` entry at all. */
   z.strictObject({ approval: z.strictObject({ mode: ApprovalModeSchema, policy: z.nullable(PolicySchema) }) }),
+  z.strictObject({ policy: z.nullable(PolicySchema) }),
+  z.strictObject({ approvalMode: ApprovalModeSchema }),
+  /** The host without (true) or with (false) an interactive UI from here on. */
+  z.strictObject({ headless: z.boolean() }),
+  /** Close the session and open it again from storage (headless or not, as the host is now). */
+  z.strictObject({ reopen: z.literal(true) }),
+  z.strictObject({ newSession: z.literal(true) }),
+  /**
+   * Another tab (another host on the same session): it opens the session, moves before the last
+   * reservation on its branch, runs `command` and confirms its dialog.
+   */
+  z.strictObject({ twinTab: z.strictObject({ command: z.string() }) }),
 ]);
 export type Step = z.infer<typeof StepSchema>;
 export type ToolStep = z.infer<typeof ToolStepSchema>;
+export type Meanwhile = z.infer<typeof MeanwhileSchema>;
+export type Move = z.infer<typeof MoveSchema>;
 
-export const ScriptSchema = z.strictObject({ name: z.string(), about: z.string(), steps: z.array(StepSchema) });
+export const ScriptSchema = z.strictObject({
+  name: z.string(),
+  about: z.string(),
+  steps: z.array(StepSchema),
+  /** A label per step (a lesson's step id), shown in the trace. */
+  labels: z.optional(z.array(z.string())),
+  /** What the script leaves out, and why (a lesson action the real host cannot express). */
+  omitted: z.optional(z.array(z.string())),
+});
 export type Script = z.infer<typeof ScriptSchema>;
 
 export function loadScripts(): Script[] {
@@ -49,11 +88,16 @@ export function loadScripts(): Script[] {
   return z.array(ScriptSchema).parse(JSON.parse(readFileSync(file, 'utf8')));
 }
 
+/** A notify (its level and text) or an event on `pi.events` (its channel and payload), in the order they happened. */
+export type Said = { readonly notify: string; readonly text: string } | { readonly event: string; readonly payload: unknown };
+
 export type Outcome =
-  | { readonly kind: 'answer' | 'usage' | 'committed'; readonly text: string }
-  | { readonly kind: 'refused'; readonly code: string; readonly text: string }
-  | { readonly kind: 'cancelled' }
-  | { readonly kind: 'tool'; readonly prompted: boolean; readonly isError: boolean; readonly text: string; readonly details: unknown }
+  /**
+   * A slash command: `result` is the kind the `/seeds` handler returned (the worker reads it; the
+   * real host ignores it, the harness records it), `error` when the handler threw.
+   */
+  | { readonly kind: 'command'; readonly result: string; readonly code?: string; readonly revision?: string; readonly change?: unknown }
+  | { readonly kind: 'tool'; readonly prompt: string | null; readonly isError: boolean; readonly text: string; readonly details: unknown }
   | { readonly kind: 'none' };
 
 export interface DeskView {
@@ -65,40 +109,101 @@ export interface DeskView {
 
 export interface StepTrace {
   readonly step: string;
+  /** The confirmation dialog the step's own command asked, if any. */
+  readonly dialog: { readonly title: string; readonly message: string } | null;
+  /** Every notify and event during the step, in order (the meanwhile action's included). */
+  readonly said: readonly Said[];
   readonly outcome: Outcome;
-  /** What the `meanwhile` tool call of a command step did while the dialog was open. */
+  /** What the `meanwhile` action of a command step did while the dialog was open. */
   readonly meanwhile?: Outcome;
+  /** The extension's status line (`ctx.ui.setStatus`) after the step. */
+  readonly status: string;
+  /** The types of the entries the step appended, in order (`custom:<customType>`, `message:<role>`). */
+  readonly appended: readonly string[];
   readonly desk: DeskView;
   /** The `data` of every seed desk entry on the current branch, root to leaf. */
   readonly branchDesk: readonly unknown[];
+  /** What only the page shows (its own notices: reopen, new session, the corrupt demo). Not compared. */
+  readonly pageOnly?: readonly string[];
 }
 
 export interface Trace {
   readonly script: string;
+  readonly omitted: readonly string[];
   readonly steps: StepTrace[];
 }
 
-/** Fill "$current"/"$previous" with this host's revisions. */
-export function withRevision(args: Record<string, unknown>, current: string, previous: string): Record<string, unknown> {
-  const value = args['expectedRevision'];
-  if (value === '$current') return { ...args, expectedRevision: current };
-  if (value === '$previous') return { ...args, expectedRevision: previous };
-  return args;
+/**
+ * Entry types the real host writes for its own settings (the thinking level when a session
+ * starts, the service tier on a new one). The playground does not model them; they never touch
+ * the desk. Left out of `appended` on both sides.
+ */
+export const HOST_BOOKKEEPING = new Set(['thinking_level_change', 'service_tier_change', 'model_change']);
+
+/** `custom:<customType>`, `message:<role>`, or the bare type; null for host bookkeeping. */
+export function appendedName(entry: { readonly type?: unknown; readonly [key: string]: unknown }): string | null {
+  const type = typeof entry.type === 'string' ? entry.type : '(no type)';
+  if (HOST_BOOKKEEPING.has(type)) return null;
+  if (type === 'custom') return `custom:${String(entry['customType'])}`;
+  if (type === 'message') return `message:${String((entry['message'] as { role?: unknown } | undefined)?.role)}`;
+  return type;
+}
+
+/** The revisions a script's placeholders name, kept the same way by both runners. */
+export class Revisions {
+  private readonly desk: string[] = [];
+  private readonly results: string[] = [];
+
+  noteDesk(revision: string): void {
+    if (this.desk.at(-1) !== revision) this.desk.push(revision);
+  }
+
+  /** A tool result's `details.revision`, if it has one. */
+  noteResult(details: unknown): void {
+    const revision = typeof details === 'object' && details !== null ? (details as { revision?: unknown }).revision : undefined;
+    if (typeof revision === 'string' && this.results.at(-1) !== revision) this.results.push(revision);
+  }
+
+  fill(args: Record<string, unknown>, offBranch: () => string | null): Record<string, unknown> {
+    const value = args['expectedRevision'];
+    const current = this.desk.at(-1) ?? '';
+    const named: Record<string, () => string | null | undefined> = {
+      $current: () => current,
+      $previous: () => this.desk.at(-2) ?? current,
+      $latest: () => this.results.at(-1),
+      $previousResult: () => this.results.at(-2),
+      $offBranch: offBranch,
+    };
+    if (typeof value !== 'string' || !(value in named)) return args;
+    // Unresolved, a placeholder stays as it is (as the page leaves it): the desk then refuses it.
+    return { ...args, expectedRevision: named[value]!() ?? value };
+  }
 }
 
 /**
- * Replace this host's session id with SID and each seed desk entry id with desk#N (N counting
- * seed desk entries in file order), everywhere in the trace: revisions, texts and details.
+ * Replace each session id with SID (then SID2, …, in the order given) and each seed desk entry id
+ * with desk#N (N counting seed desk entries in the order given), everywhere in the trace.
  */
-export function normalizeTrace(trace: Trace, sessionId: string, deskEntryIds: readonly string[]): Trace {
-  // The session id first: an 8-character entry id could occur inside it, never the reverse.
-  let json = JSON.stringify(trace).split(sessionId).join('SID');
+export function normalizeTrace(trace: Trace, sessionIds: readonly string[], deskEntryIds: readonly string[]): Trace {
+  // Session ids first: an 8-character entry id could occur inside one, never the reverse.
+  let json = JSON.stringify(trace);
+  sessionIds.forEach((id, index) => {
+    json = json.split(id).join(index === 0 ? 'SID' : `SID${index + 1}`);
+  });
   deskEntryIds.forEach((id, index) => {
     json = json.split(id).join(`desk#${index + 1}`);
   });
   return JSON.parse(json) as Trace;
 }
 
-export function describeStep(step: Step): string {
-  return JSON.stringify(step);
+export function describeStep(step: Step, label?: string): string {
+  return label ? `[${label}] ${JSON.stringify(step)}` : JSON.stringify(step);
+}
+
+/** Ids in first-seen order, without repeats. */
+export class Seen {
+  readonly ids: string[] = [];
+  add(ids: Iterable<string>): void {
+    for (const id of ids) if (!this.ids.includes(id)) this.ids.push(id);
+  }
 }

@@ -5,7 +5,8 @@
 //     natives for other platforms are not in the registry here, so the lock lacks those optional
 //     packages and `npm ci` refuses it as out of sync; --no-save keeps the lock as committed.
 //  2. Build extension/dist/seed-desk.js.
-//  3. Playground side of the differential (Node): the action scripts on the worker host.
+//  3. Playground side of the differential (Node): the action scripts (host-test/scripts.json) and
+//     every lesson's "Do it for me" solution (host-test/lessonScripts.ts) on the worker host.
 //  4. Under Bun: the behaviour checks and the real side of the differential (host-test/real.ts).
 //  5. Compare the two sides and the session files each wrote (Node).
 // Ends with one line "N passed, N failed"; exits non-zero on any failure.
