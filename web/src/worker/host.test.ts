@@ -12,6 +12,7 @@ import type { DeskChange, HostView, LineOutcome } from '../protocol/messages';
 import { CHANGED_EVENT } from '../protocol/messages';
 import { PlaygroundHost } from './host';
 import { freshDatabases } from './databases.testkit';
+import { storedEntries } from './storeReads.testkit';
 
 const databases = freshDatabases('host-test');
 const freshHost = (seed = 7) => databases.freshHost(seed);
@@ -122,7 +123,7 @@ describe('PlaygroundHost: start, query and conversation', () => {
     const branch = host.branch();
     expect(branch).toEqual([expect.objectContaining({ role: 'user', text: 'hello', revision: null })]);
     expect(view.leafId).toBe(branch[0]!.id);
-    const stored = await store.loadEntries(host.sessionId);
+    const stored = await storedEntries(store, host.sessionId);
     expect(stored.map((r) => r.id)).toEqual([view.leafId]);
     expect(stored[0]!.entry).toMatchObject({ type: 'message', parentId: null, message: { role: 'user', content: [{ type: 'text', text: 'hello' }] } });
     expect(changedEvents(host)).toEqual([]);
@@ -197,7 +198,7 @@ describe('PlaygroundHost: a confirmed human reservation', () => {
     expect(view.revision).toBe(`${host.sessionId}:${view.leafId}`);
     expect(row(view, 'basil-genovese')).toEqual({ reserved: 2, available: 6 });
     expect(view.entryCount).toBe(1);
-    const stored = await store.loadEntries(host.sessionId);
+    const stored = await storedEntries(store, host.sessionId);
     expect(stored.map((r) => r.entry)).toEqual([
       expect.objectContaining({ type: 'custom', customType: 'seed-desk-state-v1', data: { version: 1, agentEnabled: false, quantities: { 'basil-genovese': 2 } } }),
     ]);

@@ -23,6 +23,7 @@ import type { HostView, LineOutcome, ToolCallOutcome } from '../protocol/message
 import { PlaygroundHost } from './host';
 import { JournalStore } from './store';
 import { freshDatabases, totalStoredEntries } from './databases.testkit';
+import { storedEntries } from './storeReads.testkit';
 import { copyId, editFields, entryIndex, flipBit, linkCycle, swapLines, truncateLine } from '$domain/journal/jsonlLines.testkit';
 import { FuzzFailure, check, createTally, checkConservation } from '$domain/fuzz.testkit';
 
@@ -45,14 +46,14 @@ const show = (value: unknown): string => {
 
 /** The store's entries must be the host's in-memory journal, in order. */
 async function storedMatchesMemory(host: PlaygroundHost, store: JournalStore, what: string): Promise<void> {
-  const stored = (await store.loadEntries(host.sessionId)).map((record) => record.entry.id);
+  const stored = (await storedEntries(store, host.sessionId)).map((record) => record.entry.id);
   const memory = host.currentJournal().entries().map((entry) => entry.id);
   check(stored.length === memory.length && stored.every((id, index) => id === memory[index]), `${what}: stored ids ${show(stored)} differ from memory ids ${show(memory)}`);
 }
 
 /** Stronger, where it is cheap: the stored entries serialise exactly like the ones in memory (`__proto__` keys included). */
 async function storedSerialisesLikeMemory(host: PlaygroundHost, store: JournalStore, what: string): Promise<void> {
-  const stored = (await store.loadEntries(host.sessionId)).map((record) => JSON.stringify(record.entry));
+  const stored = (await storedEntries(store, host.sessionId)).map((record) => JSON.stringify(record.entry));
   const memory = host.currentJournal().entries().map((entry) => JSON.stringify(entry));
   const first = stored.findIndex((line, index) => line !== memory[index]);
   check(stored.length === memory.length && first === -1, `${what}: stored entry ${first} serialises differently:\n  stored: ${show(stored[first])}\n  memory: ${show(memory[first])}`);

@@ -11,6 +11,7 @@ import type { HostView, LineOutcome, ToolCallOutcome, ToolDetailsView } from '..
 import { CHANGED_EVENT } from '../protocol/messages';
 import { PlaygroundHost } from './host';
 import { freshDatabases } from './databases.testkit';
+import { storedEntries } from './storeReads.testkit';
 
 const databases = freshDatabases('host-tool-test');
 const freshHost = (seed = 11) => databases.freshHost(seed);
@@ -138,7 +139,7 @@ describe('seed_desk through the host: how a call is recorded', () => {
     expect(toolResult['content']).toEqual([{ type: 'text', text: result.text }]);
 
     // The store holds the same two entries; a read leaves the revision and the desk entries alone.
-    expect((await store.loadEntries(host.sessionId)).map((record) => record.id)).toEqual([callEntry!['id'], resultEntry!['id']]);
+    expect((await storedEntries(store, host.sessionId)).map((record) => record.id)).toEqual([callEntry!['id'], resultEntry!['id']]);
     expect(host.view().revision).toBe(`${host.sessionId}:root`);
     expect(deskLines(host)).toBe(0);
   });

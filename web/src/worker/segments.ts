@@ -204,12 +204,3 @@ export function deskIndexAt(index: ImportIndexRecord, position: number): DeskInd
   if (link === undefined || id === undefined) throw new Error(`The import index of session ${index.sessionId} has no desk link at position ${head}.`);
   return { deskHead: id as EntryId, deskLink: link };
 }
-
-/** Positions whose parent is `parent` (-1: the roots), in file order. */
-export function childPositions(index: Pick<ImportIndexRecord, 'parents'>, parent: number): number[] {
-  const out: number[] = [];
-  index.parents.forEach((value, at) => {
-    if (value === parent) out.push(at);
-  });
-  return out;
-}

@@ -18,9 +18,10 @@ import type { BranchState } from '$domain/reconstruct';
 import { SEED_DESK_CUSTOM_TYPE, type Snapshot } from '$domain/snapshot';
 import { freshDatabases } from './databases.testkit';
 import { SEGMENT_ENTRIES } from './segments';
-import { JournalStore, StorageFailure, type CheckedAppend, type StoredEntry, type StoreOptions } from './store';
+import { JournalStore, StorageFailure, type CheckedAppend, type StoreOptions } from './store';
 import { FakeLocks } from './storeLease.testkit';
 import { expectDerivedFactsMatch, readRaw } from './storeRaw.testkit';
+import { storedChildren, storedEntries, storedEntry, type StoredEntry } from './storeReads.testkit';
 
 const TIME = '2026-05-01T12:00:00.000Z';
 const SID = asSessionId('5e55104a-0000-4000-8000-000000000001');
@@ -86,7 +87,7 @@ describe.each(MODES)('JournalStore $mode', ({ options }) => {
       const store = await openStore();
       await store.createSession(header(), [msg('a0000001', null), desk('d0000001', 'a0000001', snap({ 'basil-genovese': 1 })), msg('b0000001', 'd0000001')]);
       await expect(store.append(SID, asEntryId('b0000001'), [msg('c0000001', 'd0000001')])).rejects.toBeInstanceOf(StorageFailure);
-      expect(ids(await store.loadEntries(SID))).toEqual(['a0000001', 'd0000001', 'b0000001']);
+      expect(ids(await storedEntries(store, SID))).toEqual(['a0000001', 'd0000001', 'b0000001']);
     });
 
     it('a later entry of a batch must hang off the leaf or an earlier entry of the batch', async () => {
@@ -104,7 +105,7 @@ describe.each(MODES)('JournalStore $mode', ({ options }) => {
       expect(created).toMatchObject({ id: SID, header: header() });
       expect(await store.getSession(SID)).toMatchObject({ id: SID, header: header() });
       expect(await store.countEntries(SID)).toBe(3);
-      const records = await store.loadEntries(SID);
+      const records = await storedEntries(store, SID);
       expect(ids(records)).toEqual(['a0000001', 'a0000002', 'a0000003']);
       expect(records[1]!.entry).toEqual(msg('a0000002', 'a0000001'));
       expect(await store.listSessions()).toHaveLength(1);
@@ -153,38 +154,38 @@ describe.each(MODES)('JournalStore $mode', ({ options }) => {
       }
       await put(store, tail);
       await put(store, [msg('c0000003', 'r0000000')]);
-      const records = await store.loadEntries(SID);
+      const records = await storedEntries(store, SID);
       expect(ids(records)).toEqual(['r0000000', 'c0000001', 'c0000002', ...tail.map((e) => e.id), 'c0000003']);
       expect(await store.countEntries(SID)).toBe(13);
 
-      expect(ids(await store.childrenOf(SID, asEntryId('r0000000')))).toEqual(['c0000001', 'c0000002', 'c0000003']);
-      expect(ids(await store.childrenOf(SID, asEntryId('c0000002')))).toEqual(['d0000000']);
-      expect(ids(await store.childrenOf(SID, asEntryId('c0000001')))).toEqual([]);
-      expect(ids(await store.childrenOf(SID, null))).toEqual(['r0000000']);
-      expect((await store.getEntry(SID, 'd0000004'))?.entry).toEqual(tail[4]);
-      expect((await store.getEntry(SID, 'c0000001'))?.entry).toEqual(msg('c0000001', 'r0000000'));
+      expect(ids(await storedChildren(store, SID, asEntryId('r0000000')))).toEqual(['c0000001', 'c0000002', 'c0000003']);
+      expect(ids(await storedChildren(store, SID, asEntryId('c0000002')))).toEqual(['d0000000']);
+      expect(ids(await storedChildren(store, SID, asEntryId('c0000001')))).toEqual([]);
+      expect(ids(await storedChildren(store, SID, null))).toEqual(['r0000000']);
+      expect((await storedEntry(store, SID, 'd0000004'))?.entry).toEqual(tail[4]);
+      expect((await storedEntry(store, SID, 'c0000001'))?.entry).toEqual(msg('c0000001', 'r0000000'));
     });
 
     it('keeps sessions apart: loadEntries, childrenOf and getEntry never see another session', async () => {
       const store = await openStore();
       await store.createSession(header(SID), [msg('a0000001', null)]);
       await store.createSession(header(OTHER_SID), [msg('a0000001', null), msg('b0000002', 'a0000001'), msg('b0000003', 'b0000002')]);
-      expect(ids(await store.loadEntries(SID))).toEqual(['a0000001']);
-      expect(ids(await store.loadEntries(OTHER_SID))).toEqual(['a0000001', 'b0000002', 'b0000003']);
-      expect(ids(await store.childrenOf(SID, asEntryId('a0000001')))).toEqual([]);
-      expect(await store.getEntry(SID, 'b0000002')).toBeUndefined();
+      expect(ids(await storedEntries(store, SID))).toEqual(['a0000001']);
+      expect(ids(await storedEntries(store, OTHER_SID))).toEqual(['a0000001', 'b0000002', 'b0000003']);
+      expect(ids(await storedChildren(store, SID, asEntryId('a0000001')))).toEqual([]);
+      expect(await storedEntry(store, SID, 'b0000002')).toBeUndefined();
     });
 
     it('createSession of an existing id fails with StorageFailure and writes nothing', async () => {
       const store = await openStore();
       await store.createSession(header(), [msg('a0000001', null)]);
       const before = await store.getSession(SID);
-      const beforeEntries = await store.loadEntries(SID);
+      const beforeEntries = await storedEntries(store, SID);
       await expect(store.createSession(header(), [msg('b0000001', null), msg('b0000002', 'b0000001')])).rejects.toSatisfy(
         (error: unknown) => error instanceof StorageFailure && /already exists/.test(error.message),
       );
-      expect(await store.loadEntries(SID)).toEqual(beforeEntries);
-      expect(await store.getEntry(SID, 'b0000001')).toBeUndefined();
+      expect(await storedEntries(store, SID)).toEqual(beforeEntries);
+      expect(await storedEntry(store, SID, 'b0000001')).toBeUndefined();
       expect(await store.getSession(SID)).toEqual(before);
       expect(await store.listSessions()).toHaveLength(1);
     });
@@ -194,14 +195,14 @@ describe.each(MODES)('JournalStore $mode', ({ options }) => {
       await store.createSession(header(), [msg('a0000001', null)]);
       const batch = [msg('b0000001', 'a0000001'), desk('b0000002', 'b0000001', snap({ 'basil-genovese': 1 })), msg('b0000001', 'b0000002')];
       await expect(put(store, batch)).rejects.toSatisfy((error: unknown) => error instanceof StorageFailure && /already stored/.test(error.message));
-      expect(ids(await store.loadEntries(SID))).toEqual(['a0000001']);
+      expect(ids(await storedEntries(store, SID))).toEqual(['a0000001']);
       expect(await store.countEntries(SID)).toBe(1);
-      expect(await store.getEntry(SID, 'b0000001')).toBeUndefined();
-      expect(await store.getEntry(SID, 'b0000002')).toBeUndefined();
-      expect(await store.childrenOf(SID, asEntryId('a0000001'))).toEqual([]);
+      expect(await storedEntry(store, SID, 'b0000001')).toBeUndefined();
+      expect(await storedEntry(store, SID, 'b0000002')).toBeUndefined();
+      expect(await storedChildren(store, SID, asEntryId('a0000001'))).toEqual([]);
       // The store is still usable afterwards, and its tally did not count the failed batch.
       await put(store, [msg('c0000001', 'a0000001')]);
-      expect(ids(await store.loadEntries(SID))).toEqual(['a0000001', 'c0000001']);
+      expect(ids(await storedEntries(store, SID))).toEqual(['a0000001', 'c0000001']);
       expect(await store.countEntries(SID)).toBe(2);
     });
 
@@ -226,7 +227,7 @@ describe.each(MODES)('JournalStore $mode', ({ options }) => {
       const store = await openStore();
       await store.createSession(header(), [msg('a0000001', null, 'original')]);
       await expect(put(store, [msg('a0000001', null, 'impostor')])).rejects.toBeInstanceOf(StorageFailure);
-      const records = await store.loadEntries(SID);
+      const records = await storedEntries(store, SID);
       expect(records).toHaveLength(1);
       expect(records[0]!.entry).toEqual(msg('a0000001', null, 'original'));
     });
@@ -235,14 +236,14 @@ describe.each(MODES)('JournalStore $mode', ({ options }) => {
       const store = await openStore();
       await expect(store.createSession(header(), [msg('a0000001', null), msg('a0000001', null)])).rejects.toBeInstanceOf(StorageFailure);
       expect(await store.getSession(SID)).toBeUndefined();
-      expect(await store.loadEntries(SID)).toEqual([]);
+      expect(await storedEntries(store, SID)).toEqual([]);
       expect(await store.listSessions()).toEqual([]);
     });
 
     it('append to a session that is not stored fails with StorageFailure', async () => {
       const store = await openStore();
       await expect(put(store, [msg('a0000001', null)])).rejects.toSatisfy((error: unknown) => error instanceof StorageFailure && /not in the database/.test(error.message));
-      expect(await store.loadEntries(SID)).toEqual([]);
+      expect(await storedEntries(store, SID)).toEqual([]);
     });
 
     it('deleteSession removes the session, its segments, index and records, and leaves other sessions alone', async () => {
@@ -254,15 +255,15 @@ describe.each(MODES)('JournalStore $mode', ({ options }) => {
       await store.createSession(header(OTHER_SID), [msg('a0000001', null)]);
       await store.deleteSession(SID);
       expect(await store.getSession(SID)).toBeUndefined();
-      expect(await store.loadEntries(SID)).toEqual([]);
-      expect(await store.getEntry(SID, 'a0000001')).toBeUndefined();
-      expect(await store.childrenOf(SID, null)).toEqual([]);
+      expect(await storedEntries(store, SID)).toEqual([]);
+      expect(await storedEntry(store, SID, 'a0000001')).toBeUndefined();
+      expect(await storedChildren(store, SID, null)).toEqual([]);
       expect(await readRaw(name, SID)).toEqual({ records: [], segments: [], index: undefined });
-      expect(ids(await store.loadEntries(OTHER_SID))).toEqual(['a0000001']);
+      expect(ids(await storedEntries(store, OTHER_SID))).toEqual(['a0000001']);
       expect((await store.listSessions()).map((s) => s.id)).toEqual([OTHER_SID]);
       // The id is free again, and what the store knew about the old session is gone with it.
       await store.createSession(header(SID), [msg('a0000009', null)]);
-      expect(ids(await store.loadEntries(SID))).toEqual(['a0000009']);
+      expect(ids(await storedEntries(store, SID))).toEqual(['a0000009']);
       expect(await store.countEntries(SID)).toBe(1);
       await expect(put(store, [msg('x0000002', 'x0000001')])).rejects.toBeInstanceOf(StorageFailure);
     });
@@ -273,14 +274,14 @@ describe.each(MODES)('JournalStore $mode', ({ options }) => {
       await first.createSession(header(), [msg('a0000001', null)]);
       await put(first, [desk('a0000002', 'a0000001', snap({ 'bean-scarlet': 2 }, true))]);
       await first.setLastSession(SID);
-      const before = await first.loadEntries(SID);
+      const before = await storedEntries(first, SID);
       first.close();
 
       const second = await openStore(name);
       expect(await second.lastSessionId()).toBe(SID);
       expect(await second.getSession(SID)).toMatchObject({ id: SID, header: header() });
       expect(await second.countEntries(SID)).toBe(2);
-      expect(await second.loadEntries(SID)).toEqual(before);
+      expect(await storedEntries(second, SID)).toEqual(before);
       expect(await stateAt(second, SID, 'a0000002')).toMatchObject({ ok: true, revision: `${SID}:a0000002`, snapshot: snap({ 'bean-scarlet': 2 }, true) });
     });
   });
@@ -338,7 +339,7 @@ describe.each(MODES)('JournalStore $mode', ({ options }) => {
       if (outcome.kind !== 'appended') return;
       expect(outcome.records).toHaveLength(1);
       expect(outcome.records[0]).toMatchObject({ id: 'd0000001', parentKey: 'a0000001', deskHead: 'd0000001', entry, position: 1, deskEntries: 1 });
-      const stored = await store.loadEntries(SID);
+      const stored = await storedEntries(store, SID);
       expect(ids(stored)).toEqual(['a0000001', 'd0000001']);
       expect(stored[1]!.entry).toEqual(outcome.records[0]!.entry);
       expect(await store.countEntries(SID)).toBe(2);
@@ -347,10 +348,10 @@ describe.each(MODES)('JournalStore $mode', ({ options }) => {
     it('appends nothing when decide declines, and hands back the reason', async () => {
       const store = await openStore();
       await store.createSession(header(), [msg('a0000001', null)]);
-      const before = await store.loadEntries(SID);
+      const before = await storedEntries(store, SID);
       const outcome = await store.commitChecked(SID, asEntryId('a0000001'), () => ({ append: false, reason: { code: 'stale-revision' } }));
       expect(outcome).toEqual({ kind: 'declined', reason: { code: 'stale-revision' } });
-      expect(await store.loadEntries(SID)).toEqual(before);
+      expect(await storedEntries(store, SID)).toEqual(before);
       expect(await store.countEntries(SID)).toBe(1);
     });
 
@@ -393,7 +394,7 @@ describe.each(MODES)('JournalStore $mode', ({ options }) => {
       const leaf = entries[500]!.id;
       const outcome = await store.commitChecked(SID, leaf, () => ({ append: true, entries: [desk('n0000001', leaf, snap({ 'marigold-french': 3 }))] }));
       expect(outcome.kind === 'appended' && outcome.records[0]).toMatchObject({ position: entries.length, parentKey: leaf, deskHead: 'n0000001' });
-      expect(ids(await store.childrenOf(SID, leaf))).toEqual([entries[501]!.id, 'n0000001']);
+      expect(ids(await storedChildren(store, SID, leaf))).toEqual([entries[501]!.id, 'n0000001']);
     });
 
     it('a corrupt desk entry makes every descendant branch corrupt, even under a later valid desk entry', async () => {
@@ -421,7 +422,7 @@ describe.each(MODES)('JournalStore $mode', ({ options }) => {
       await expect(store.commitChecked(SID, null, () => ({ append: true, entries: [msg('a0000001', null)] }))).rejects.toSatisfy(
         (error: unknown) => error instanceof StorageFailure && /not in the database/.test(error.message),
       );
-      expect(await store.loadEntries(SID)).toEqual([]);
+      expect(await storedEntries(store, SID)).toEqual([]);
     });
 
     it('an entry that cannot be stored fails the whole batch and leaves nothing behind, on a leaf just written', async () => {
@@ -431,7 +432,7 @@ describe.each(MODES)('JournalStore $mode', ({ options }) => {
       // A function cannot be structured-cloned: the second add throws DataCloneError synchronously.
       const unstorable = { ...msg('m0000004', 'm0000003'), extra: () => 1 } as unknown as JournalEntry;
       await expect(store.commitChecked(SID, asEntryId('m0000002'), () => ({ append: true, entries: [msg('m0000003', 'm0000002'), unstorable] }))).rejects.toBeInstanceOf(StorageFailure);
-      expect(ids(await store.loadEntries(SID))).toEqual(['m0000001', 'm0000002']);
+      expect(ids(await storedEntries(store, SID))).toEqual(['m0000001', 'm0000002']);
       expect(await store.countEntries(SID)).toBe(2);
       await put(store, [msg('m0000003', 'm0000002')]);
       expect(await store.countEntries(SID)).toBe(3);
@@ -462,7 +463,7 @@ describe.each(MODES)('JournalStore $mode', ({ options }) => {
       const commit = () => store.commitChecked(SID, asEntryId('m0000002'), () => ({ append: true, entries: [desk('d0000001', 'm0000002', snap({ 'basil-genovese': 2 }))] }));
       await expect(commit()).rejects.toSatisfy((error: unknown) => error instanceof StorageFailure && pattern.test(error.message));
       if (fault === 'close') await store.reconnect();
-      expect(ids(await store.loadEntries(SID))).toEqual(['m0000001', 'm0000002']);
+      expect(ids(await storedEntries(store, SID))).toEqual(['m0000001', 'm0000002']);
       expect((await commit()).kind).toBe('appended');
       expect(await store.countEntries(SID)).toBe(3);
       expect(await stateAt(store, SID, 'd0000001')).toMatchObject({ ok: true, revision: `${SID}:d0000001` });
@@ -474,7 +475,7 @@ describe.each(MODES)('JournalStore $mode', ({ options }) => {
       await expect(store.commitChecked(SID, asEntryId('m0000001'), () => ({ append: true, entries: [msg('b0000001', 'm0000001')] }))).rejects.toThrow(pattern);
       if (fault === 'close') await store.reconnect();
       expect(await store.countEntries(SID)).toBe(2);
-      expect(await store.getEntry(SID, 'b0000001')).toBeUndefined();
+      expect(await storedEntry(store, SID, 'b0000001')).toBeUndefined();
     });
 
     it.each(FAULTS)('$fault: a plain multi-entry append fails without leaving any of it', async ({ fault, pattern }) => {
@@ -482,7 +483,7 @@ describe.each(MODES)('JournalStore $mode', ({ options }) => {
       store.injectFault(fault);
       await expect(put(store, [msg('m0000003', 'm0000002'), msg('m0000004', 'm0000003')])).rejects.toThrow(pattern);
       if (fault === 'close') await store.reconnect();
-      expect(ids(await store.loadEntries(SID))).toEqual(['m0000001', 'm0000002']);
+      expect(ids(await storedEntries(store, SID))).toEqual(['m0000001', 'm0000002']);
       await put(store, [msg('m0000003', 'm0000002')]);
       expect(await store.countEntries(SID)).toBe(3);
     });
@@ -505,7 +506,7 @@ describe.each(MODES)('JournalStore $mode', ({ options }) => {
       store.injectFault(fault);
       await expect(store.deleteSession(SID)).rejects.toThrow(pattern);
       if (fault === 'close') await store.reconnect();
-      expect(ids(await store.loadEntries(SID))).toEqual(['m0000001', 'm0000002']);
+      expect(ids(await storedEntries(store, SID))).toEqual(['m0000001', 'm0000002']);
     });
   });
 

@@ -3,12 +3,11 @@ import type { EntryId, SessionId } from '$domain/ids';
 import type { JournalEntry, SessionHeader } from '$domain/journal/entry';
 import { JournalError, SessionJournal } from '$domain/journal/journal';
 import { deskIndexOf, ROOT_DESK_INDEX, stateOfIndex, type BranchState, type DeskIndex } from '$domain/reconstruct';
-import { childPositions, deskIndexAt, EMPTY_TALLY, entriesOf, layoutOf, nextTally, positionIn, type SegmentSource, type Tally } from './segments';
+import { deskIndexAt, EMPTY_TALLY, entriesOf, layoutOf, nextTally, positionIn, type SegmentSource, type Tally } from './segments';
 import { KnownHeads } from './storeKnown';
 import { WriterLease, type LockManagerLike } from './storeLease';
 import {
   BY_ID,
-  BY_PARENT,
   BY_SESSION,
   connect,
   DB_NAME,
@@ -17,7 +16,6 @@ import {
   IMPORTS,
   LAST_SESSION_KEY,
   META,
-  ROOT_PARENT,
   SEGMENTS,
   SESSIONS,
   SessionExists,
@@ -32,12 +30,6 @@ import {
 
 export { DB_NAME, DB_VERSION } from './storeSchema';
 export type { EntryRecord, SessionRecord } from './storeSchema';
-
-/** An entry as read back: its id and the entry exactly as stored (and as exported). */
-export interface StoredEntry {
-  readonly id: EntryId;
-  readonly entry: JournalEntry;
-}
 
 /** What a reopen needs before the whole journal: read from two records, whatever the session's size. */
 export interface SessionHead {
@@ -231,6 +223,23 @@ export class JournalStore {
     }));
   }
 
+  /** A string kept under `key` in `meta` (docs/persisted-format.md lists the keys); undefined when none is. */
+  async getMeta(key: string): Promise<string | undefined> {
+    return this.connection().get(META, key);
+  }
+
+  /** Keeps `value` under `key` in `meta`; null deletes it. */
+  async setMeta(key: string, value: string | null): Promise<void> {
+    await this.write(() => ({
+      scope: [META],
+      run: async (tx) => {
+        if (value === null) await result(tx.objectStore(META).delete(key));
+        else await result(tx.objectStore(META).put(value, key));
+      },
+      takesFault: false,
+    }));
+  }
+
   /**
    * The session record and its last entry record: enough to show the desk, the revision and the
    * counts before the journal is loaded. Null when the session is not stored.
@@ -259,44 +268,6 @@ export class JournalStore {
     for (const segment of await Promise.all(segments.map(entriesOf))) for (const entry of segment) entries.push(entry);
     for (const record of records) entries.push(record.entry);
     return entries;
-  }
-
-  /** Entries of a session in append order, with their ids. */
-  async loadEntries(sessionId: SessionId): Promise<StoredEntry[]> {
-    return (await this.loadJournalEntries(sessionId)).map((entry) => ({ id: entry.id, entry }));
-  }
-
-  /** One entry by id (not on any hot path: an entry stored in a segment costs a read of the session's index). */
-  async getEntry(sessionId: SessionId, id: string): Promise<StoredEntry | undefined> {
-    const record = await this.connection().getFromIndex(ENTRIES, BY_ID, [sessionId, id]);
-    if (record) return { id: record.id, entry: record.entry };
-    const created = await this.createdEntries(sessionId);
-    const at = created ? positionIn(created.index, id) : -1;
-    const entry = created?.entries[at];
-    return entry ? { id: entry.id, entry } : undefined;
-  }
-
-  /** Children in append order; `null` gives the roots (as every walk sees them: orphans included). */
-  async childrenOf(sessionId: SessionId, id: EntryId | null): Promise<StoredEntry[]> {
-    const [created, records] = await Promise.all([this.createdEntries(sessionId), this.connection().getAllFromIndex(ENTRIES, BY_PARENT, [sessionId, id ?? ROOT_PARENT])]);
-    const fromSegments: StoredEntry[] = [];
-    if (created) {
-      const parent = id === null ? -1 : positionIn(created.index, id);
-      if (id === null || parent >= 0) {
-        for (const at of childPositions(created.index, parent)) {
-          const entry = created.entries[at];
-          if (entry) fromSegments.push({ id: entry.id, entry });
-        }
-      }
-    }
-    return [...fromSegments, ...records.map((record) => ({ id: record.id, entry: record.entry }))];
-  }
-
-  /** The entries a session was created with that live in segments, and their index. */
-  private async createdEntries(sessionId: SessionId) {
-    const tx = this.connection().transaction([SEGMENTS, IMPORTS]);
-    const [index, segments] = await Promise.all([tx.objectStore(IMPORTS).get(sessionId), tx.objectStore(SEGMENTS).getAll(sessionRange(sessionId))]);
-    return index ? { index, entries: (await Promise.all(segments.map(entriesOf))).flat() } : null;
   }
 
   // ---- writes ----
@@ -548,7 +519,7 @@ function typed(tx: IDBTransaction): WriteTx {
   return wrapped;
 }
 
-function result<T extends IDBValidKey>(request: IDBRequest<T>): Promise<T> {
+function result<T>(request: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);

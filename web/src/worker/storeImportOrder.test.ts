@@ -11,6 +11,7 @@ import { parseSessionJsonl } from '$domain/journal/importJsonl';
 import { SessionJournal } from '$domain/journal/journal';
 import { freshDatabases } from './databases.testkit';
 import { expectDerivedFactsMatch, readRaw } from './storeRaw.testkit';
+import { storedChildren, storedEntries } from './storeReads.testkit';
 
 const { openStore, nextName } = freshDatabases('store-import-order');
 const hostWritten = (name: string): string => readFileSync(new URL(`../../../fixtures/host-written/${name}`, import.meta.url), 'utf8');
@@ -24,12 +25,12 @@ describe('JournalStore.createSession with a parent on a later line', () => {
     const store = await openStore(name);
     await store.createSession(parsed.header, parsed.entries);
 
-    const records = await store.loadEntries(parsed.header.id);
+    const records = await storedEntries(store, parsed.header.id);
     expect(records.map((record) => record.id)).toEqual(parsed.entries.map((entry) => entry.id));
     expectDerivedFactsMatch(await readRaw(name, parsed.header.id), journal);
     // The children agree with the journal's tree, the child read before its parent included.
     for (const record of records) {
-      const children = await store.childrenOf(parsed.header.id, record.id);
+      const children = await storedChildren(store, parsed.header.id, record.id);
       expect(children.map((child) => child.id), `children of ${record.id}`).toEqual(journal.childrenOf(record.id));
     }
     // The leaf's branch runs through the parent read after its child: its desk is that parent's.

@@ -12,6 +12,7 @@ import { SEED_DESK_CUSTOM_TYPE } from '$domain/snapshot';
 import { freshDatabases, totalStoredEntries } from './databases.testkit';
 import { layoutOf } from './segments';
 import { expectDerivedFactsMatch, readRaw } from './storeRaw.testkit';
+import { storedChildren, storedEntry } from './storeReads.testkit';
 
 const TIME = '2026-05-01T12:00:00.000Z';
 const A = asSessionId('0a000000-0000-4000-8000-000000000001');
@@ -109,7 +110,7 @@ describe('JournalStore on a database written by v1', () => {
     expect(await store.loadHead(A)).toMatchObject({ entryCount: 6, seedDeskEntryCount: 2, lastEntry: SESSION_A[5], lastState: journalA.state(asEntryId('a0000006')), hasAssistantMessage: false });
     expect(await store.loadHead(B)).toMatchObject({ entryCount: 2, hasAssistantMessage: true });
     expect(await store.loadHead(EMPTY)).toMatchObject({ entryCount: 0, lastEntry: null });
-    expect((await store.childrenOf(A, asEntryId('a0000001'))).map((child) => child.id)).toEqual(['a0000002', 'a0000004']);
+    expect((await storedChildren(store, A, asEntryId('a0000001'))).map((child) => child.id)).toEqual(['a0000002', 'a0000004']);
 
     // A commit on a migrated leaf decides on its migrated state, and the tally goes on.
     const outcome = await store.commitChecked(A, asEntryId('a0000005'), (state) => (state.ok ? { append: true, entries: [msg('a0000007', 'a0000005')] } : { append: false, reason: state.corruptEntryId }));
@@ -176,8 +177,8 @@ describe('JournalStore on a database written by v2', () => {
     ]);
     const journal = SessionJournal.fromEntries(sessionHeader(A, TIME, '/v2'), ENTRIES_V2);
     expectDerivedFactsMatch(raw, journal);
-    expect(await store.getEntry(A, 'a0000007')).toEqual({ id: 'a0000007', entry: odd });
-    expect((await store.childrenOf(A, asEntryId('a0000001'))).map((child) => child.id)).toEqual(['a0000002', 'a0000004']);
+    expect(await storedEntry(store, A, 'a0000007')).toEqual({ id: 'a0000007', entry: odd });
+    expect((await storedChildren(store, A, asEntryId('a0000001'))).map((child) => child.id)).toEqual(['a0000002', 'a0000004']);
     const outcome = await store.commitChecked(A, asEntryId('a0000003'), (state) => (state.ok ? { append: true, entries: [desk('a0000009', 'a0000003', basil(4))] } : { append: false, reason: state.corruptEntryId }));
     expect(outcome.kind).toBe('appended');
     expect(await store.loadHead(A)).toMatchObject({ entryCount: ENTRIES_V2.length + 1, lastState: { ok: true, snapshot: { quantities: { 'basil-genovese': 4 } } } });
