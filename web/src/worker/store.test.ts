@@ -99,7 +99,7 @@ describe.each(MODES)('JournalStore $mode', ({ options }) => {
       expect(await store.countEntries(SID)).toBe(2);
     });
 
-    it('createSession stores the header with its first entries, and loadEntries returns them in append order', async () => {
+    it('createSession stores the header with its first entries, and they read back in append order', async () => {
       const store = await openStore();
       const created = await store.createSession(header(), [msg('a0000001', null), msg('a0000002', 'a0000001'), msg('a0000003', 'a0000002')]);
       expect(created).toMatchObject({ id: SID, header: header() });
@@ -166,7 +166,7 @@ describe.each(MODES)('JournalStore $mode', ({ options }) => {
       expect((await storedEntry(store, SID, 'c0000001'))?.entry).toEqual(msg('c0000001', 'r0000000'));
     });
 
-    it('keeps sessions apart: loadEntries, childrenOf and getEntry never see another session', async () => {
+    it('keeps sessions apart: a session's entries, children and lookups never see another session', async () => {
       const store = await openStore();
       await store.createSession(header(SID), [msg('a0000001', null)]);
       await store.createSession(header(OTHER_SID), [msg('a0000001', null), msg('b0000002', 'a0000001'), msg('b0000003', 'b0000002')]);
