@@ -166,7 +166,7 @@ describe.each(MODES)('JournalStore $mode', ({ options }) => {
       expect((await storedEntry(store, SID, 'c0000001'))?.entry).toEqual(msg('c0000001', 'r0000000'));
     });
 
-    it('keeps sessions apart: a session's entries, children and lookups never see another session', async () => {
+    it("keeps sessions apart: a session's entries, children and lookups never see another session", async () => {
       const store = await openStore();
       await store.createSession(header(SID), [msg('a0000001', null)]);
       await store.createSession(header(OTHER_SID), [msg('a0000001', null), msg('b0000002', 'a0000001'), msg('b0000003', 'b0000002')]);
