@@ -156,3 +156,24 @@ test('the whole tutorial can be walked with the keyboard alone', async ({ page }
     }
   }
 });
+
+test('only the current lesson loads: a step address fetches its lesson alone, and the checks wait for the first action', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  await page.goto('/#/lesson/5/step/3');
+  await expect(page.getByRole('heading', { name: /^Step 3: Not on disk yet/ })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Seed desk' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  const lessons = scripts.map((script) => /\/_virtual_lesson-([a-z0-9-]+)-[\w-]{8}\.js$/.exec(script)?.[1]).filter((id) => id !== undefined);
+  expect(lessons).toEqual(['persistence-limits']);
+  const checks = (list: readonly string[]) => list.filter((script) => /\/(goals|_virtual_goals-[a-z0-9-]+)-[\w-]{8}\.js$/.test(script));
+  expect(checks(scripts)).toEqual([]);
+  await expect(checkpoint(page)).toHaveText('Not yet: follow the step above; it is checked as you act.');
+
+  // The first key press fetches the checker and this lesson's goals; the step's own reason follows.
+  await page.keyboard.press('Tab');
+  await expect(checkpoint(page)).toContainText('no assistant message yet');
+  expect(checks(scripts)).toHaveLength(2);
+});

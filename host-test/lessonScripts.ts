@@ -1,14 +1,14 @@
 /**
  * Every lesson's "Do it for me" solution as a differential script: the lesson's setup, then each
  * step's actions in order, in the step vocabulary of script.ts, so the whole solution runs in the
- * worker host and in the real host and the two are compared step by step. lessons.ts is read,
- * never changed.
+ * worker host and in the real host and the two are compared step by step. The lessons come from
+ * lessons/ (markdown), compiled by scripts/lessons.mjs.
  *
  * Page-only actions (a panel opened, a filter typed, the closing answer) have no host effect and
  * become no step. An action the real host cannot be driven to do is left out, with the reason,
  * in the script's `omitted` list (and in host-test/CONTEXT.md).
  */
-import { LESSONS } from '../web/src/lessons/lessons';
+import { LESSONS } from '../scripts/lessons.mjs';
 import type { LessonAction } from '../web/src/lessons/schema';
 import type { Meanwhile, Script, Step } from './script';
 
@@ -154,7 +154,7 @@ export function lessonScripts(): LessonScript[] {
       }
     };
     add('setup', lesson.setup);
-    for (const step of lesson.steps) add(step.id, step.doItForMe);
+    for (const step of lesson.steps) add(step.id, step.solution);
     return { name: `lesson-${lesson.id}`, about: lesson.title, steps, labels, omitted, pageOnly };
   });
 }

@@ -13,6 +13,8 @@ const parts = [
   { name: 'session tree, import, reopen (Chromium)', file: 'tree', args: ['tsx', 'bench/tree.bench.ts'] },
   { name: 'import against the real host (Chromium, Bun)', file: 'import', args: ['tsx', 'bench/import.bench.ts'] },
   { name: 'one message per action (Chromium)', file: 'protocol', args: ['tsx', 'bench/protocol.bench.ts'] },
+  { name: 'the extension editor: Edit, Run my version, sizes, offline (Chromium)', file: 'edit', args: ['tsx', 'bench/edit.bench.ts'] },
+  { name: 'JavaScript before the first interaction (Chromium)', file: 'first-interaction', args: ['tsx', 'bench/firstInteraction.bench.ts'] },
 ];
 
 rmSync('bench-results', { recursive: true, force: true });

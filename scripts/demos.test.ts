@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { schemaActionKinds, UI_ACTIONS, unmappedKinds } from '../e2e/demos/uiActions';
-import { LESSONS } from '../web/src/lessons/lessons';
+import { LESSONS } from './lessons.mjs';
 
 // The lesson demos (npm run demos) replay every lesson action through the page. A new action kind
 // in the lesson schema needs its UI mapping in e2e/demos/uiActions.ts, or its lesson cannot be replayed.
@@ -25,8 +25,8 @@ describe('lesson demos: a UI mapping for every lesson action', () => {
     expect(unmappedKinds(Object.keys(UI_ACTIONS), known)).toEqual([]);
   });
 
-  test('every action the lessons use, setup included, has a mapping', () => {
-    const used = LESSONS.flatMap((lesson) => [...lesson.setup, ...lesson.steps.flatMap((step) => step.doItForMe)]).map((action) => action.do);
+  test('every action the lessons use, setup and wrong attempts included, has a mapping', () => {
+    const used = LESSONS.flatMap((lesson) => [...lesson.setup, ...lesson.steps.flatMap((step) => [...step.solution, ...step.wrong.flatMap((wrong) => wrong.try)])]).map((action) => action.do);
     expect(unmappedKinds([...new Set(used)], UI_ACTIONS)).toEqual([]);
   });
 });

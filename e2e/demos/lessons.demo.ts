@@ -1,13 +1,14 @@
 import { expect, test } from '@playwright/test';
-import { LESSONS } from '../../web/src/lessons/lessons';
+import { LESSONS } from '../../scripts/lessons.mjs';
 import { describeAction, newDemo, performInUi } from './uiActions';
 import { checkpoint, CHECKPOINT_REACHED, openWorkspace } from './workspace';
 
 /**
- * One demo per lesson, read from the lessons' own data: the lesson is prepared as "Reset lesson"
- * prepares it (a new session, then its setup), and each step's "Do it for me" actions are done
- * through the page as a person does them. One test.step per lesson step, asserting its checkpoint
- * and leaving a screenshot; the trace of the whole lesson is kept (playwright.demos.config.ts).
+ * One demo per lesson, read from the lessons' own content (lessons/, compiled as the build does):
+ * the lesson is prepared as "Reset lesson" prepares it (a new session, then its setup), and each
+ * step's solution (what "Do it for me" does) is done through the page as a person does it. One
+ * test.step per lesson step, asserting its checkpoint and leaving a screenshot; the trace of the
+ * whole lesson is kept (playwright.demos.config.ts).
  */
 
 const pad = (value: number) => String(value).padStart(2, '0');
@@ -32,10 +33,10 @@ for (const [lessonIndex, lesson] of LESSONS.entries()) {
         if (stepIndex > 0) await page.getByRole('button', { name: 'Next step' }).click();
         await expect(page.getByRole('heading', { name: title, exact: true })).toBeVisible();
         await expect(checkpoint(page), 'not ticked before the step is done').toContainText('Not yet');
-        for (const action of step.doItForMe) {
+        for (const action of step.solution) {
           await test.step(describeAction(action), () => performInUi(demo, action));
         }
-        await expect(checkpoint(page), `checkpoint "${step.checkpoint}"`).toHaveText(CHECKPOINT_REACHED, { timeout: 15_000 });
+        await expect(checkpoint(page), `checkpoint of "${step.id}" (${step.file})`).toHaveText(CHECKPOINT_REACHED, { timeout: 15_000 });
         const file = testInfo.outputPath(`step-${pad(stepIndex + 1)}-${step.id}.png`);
         await page.screenshot({ path: file });
         await testInfo.attach(title, { path: file, contentType: 'image/png' });

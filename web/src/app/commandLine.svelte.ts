@@ -14,7 +14,12 @@ export interface OutputLine {
   readonly seq: number;
   readonly kind: 'input' | 'answer' | 'said' | 'usage' | 'refused' | 'failed' | 'committed' | 'cancelled' | 'info' | 'error';
   readonly text: string;
+  /** Said by the learner's edited extension (issue 23): the page marks the line. */
+  readonly edited?: boolean;
 }
+
+/** Outcomes whose text is the extension's (or the host's report of its error), not the host's own words. */
+const FROM_EXTENSION: ReadonlySet<LineOutcome['kind']> = new Set(['answer', 'usage', 'refused', 'confirm', 'cancelled', 'committed', 'notice', 'error']);
 
 /** How an outcome is printed in the Command output. */
 function lineKind(outcome: LineOutcome): OutputLine['kind'] {
@@ -94,11 +99,11 @@ export class CommandLine {
       echo();
     }
     if (result.kind === 'confirm') {
-      if (result.text) this.print('info', result.text);
+      if (result.text) this.print('info', result.text, this.saidByEdited(result));
       this.confirmation.send({ type: 'OPENED', outcome: result, revision: this.desk.view?.revision ?? null });
       return;
     }
-    this.print(lineKind(result), result.text);
+    this.print(lineKind(result), result.text, this.saidByEdited(result));
     if (result.kind === 'answer') this.facts.note({ kind: 'answer', text: result.text, query: result.query });
     if (result.kind === 'said') this.facts.note({ kind: 'said', text });
     if (result.kind === 'refused') this.facts.note({ kind: 'refused', code: result.code, via: 'line', change: result.change, deskEntries: this.countsSince(before) });
@@ -134,7 +139,7 @@ export class CommandLine {
     const result = await this.connection.call({ type: 'meanwhileReserve', id, packets });
     this.facts.note({ kind: 'meanwhile', what: 'reserve' });
     if (result.kind === 'committed') this.facts.note({ kind: 'committed', change: result.change, via: 'meanwhile' });
-    this.print(lineKind(result), `Meanwhile, another action: ${result.text}`);
+    this.print(lineKind(result), `Meanwhile, another action: ${result.text}`, this.saidByEdited(result));
   }
 
   /** The Refusals panel's demo entry: an invalid snapshot appended on purpose. */
@@ -151,8 +156,13 @@ export class CommandLine {
     this.print('info', why);
   }
 
-  print(kind: OutputLine['kind'], text: string): void {
-    this.output = [...this.output.slice(-199), { seq: ++this.seq, kind, text }];
+  print(kind: OutputLine['kind'], text: string, edited = false): void {
+    this.output = [...this.output.slice(-199), edited ? { seq: ++this.seq, kind, text, edited } : { seq: ++this.seq, kind, text }];
+  }
+
+  /** Whether the learner's edited extension said this outcome's text (the view that came with it says which one runs). */
+  private saidByEdited(outcome: LineOutcome): boolean {
+    return this.desk.view?.extension === 'edited' && FROM_EXTENSION.has(outcome.kind);
   }
 
   private countsSince(before: number): { before: number; after: number } {
@@ -161,28 +171,30 @@ export class CommandLine {
 
   private reportDialog(snapshot: SnapshotFrom<typeof confirmationMachine>): void {
     const { result, change, title } = snapshot.context;
+    // The dialog's answer is the extension's text (a failure is the host's or the worker's).
+    const edited = this.desk.view?.extension === 'edited';
     switch (snapshot.value) {
       case 'open':
         this.facts.note({ kind: 'dialog-opened', title });
         break;
       case 'committed':
         this.facts.note({ kind: 'committed', change, via: 'dialog' });
-        this.print('committed', result);
+        this.print('committed', result, edited);
         break;
       case 'refused':
         if (snapshot.context.code) {
           this.facts.note({ kind: 'refused', code: snapshot.context.code, via: 'dialog', change, deskEntries: this.countsSince(this.dialogBefore) });
         }
-        this.print('refused', result);
+        this.print('refused', result, edited);
         break;
       case 'cancelled':
         if (change) this.facts.note({ kind: 'cancelled', change });
-        this.print('cancelled', result);
+        this.print('cancelled', result, edited);
         break;
       case 'answered':
       case 'failed':
         if (snapshot.value === 'failed') this.facts.note({ kind: 'storage-failed', text: result });
-        this.print(snapshot.value === 'failed' ? 'failed' : 'answer', result);
+        this.print(snapshot.value === 'failed' ? 'failed' : 'answer', result, edited && snapshot.value !== 'failed');
         break;
     }
   }

@@ -1,26 +1,47 @@
-import type { Changes, RequestBody, RequestType, ResultOf, TopicUpdate } from '../protocol/messages';
+import type { Changes, RequestBody, RequestType, ResultOf, Topic, TopicUpdate, Watch } from '../protocol/messages';
 import { WorkerClient, type ChangeCause } from './workerClient';
 
 type UpdateOf<T extends TopicUpdate['topic']> = Extract<TopicUpdate, { topic: T }>;
 type Listeners = { [T in TopicUpdate['topic']]?: (update: UpdateOf<T>) => void };
 
 /**
+ * How long a request may run the learner's edited extension before the page takes the worker for
+ * hung (issue 23): a busy loop or a promise that never settles. The watchdog, its terminate and the
+ * new worker's first view fit well inside the 3 s the learner is promised.
+ */
+export const WATCHDOG_MS = 2000;
+
+/** Requests that compile before they run the learner's code: timed only from their `load` progress, never the compiler's download. */
+const COMPILES: ReadonlySet<RequestType> = new Set<RequestType>(['runEdited', 'restoreEdited']);
+
+/**
  * The page's one line to its worker. Features send their requests through `call` and receive
  * what changed through the listener they registered for their topic; a worker failure (not a
- * refusal) is kept in `error`, which the page shows as an alert.
+ * refusal) is kept in `error`, which the page shows as an alert. While the learner's edited
+ * extension runs, a watchdog times every request: one that does not answer in WATCHDOG_MS
+ * terminates the worker, and a new one starts with the shipped extension on the same stored
+ * journal (`restarted` says what happened).
  */
 export class Connection {
   /** Set when the worker itself failed or cannot answer yet; cleared by the next good answer. */
   error = $state.raw<string | null>(null);
-  private readonly client: WorkerClient;
+  /** Set when the watchdog replaced a hung worker: which request hung, and that the shipped extension runs again. */
+  restarted = $state.raw<string | null>(null);
+  private client: WorkerClient;
+  private readonly makeWorker: (() => Worker) | null;
   private readonly topics: Listeners = {};
   private readonly viewListeners: ((view: NonNullable<Changes['view']>, cause: ChangeCause) => void)[] = [];
   private readonly pushListeners: ((cause: ChangeCause) => void)[] = [];
+  private readonly restartListeners: (() => void)[] = [];
+  /** What the page watches, so a new worker can be asked for all of it at once. */
+  private readonly watching = new Map<Topic, Watch>();
+  /** The last view said the edited extension runs: every request is timed. */
+  private edited = false;
 
-  constructor(worker: Worker) {
-    this.client = new WorkerClient(worker);
-    this.client.onNotice = (text) => (this.error = text);
-    this.client.onChanges = (changes, cause) => this.apply(changes, cause);
+  /** `worker`: a function that makes one, so the watchdog can start another (a bare Worker cannot be replaced). */
+  constructor(worker: Worker | (() => Worker)) {
+    this.makeWorker = typeof worker === 'function' ? worker : null;
+    this.client = this.connect(typeof worker === 'function' ? worker() : worker);
   }
 
   /** Registers the one listener for a topic's updates. */
@@ -37,20 +58,109 @@ export class Connection {
     this.pushListeners.push(listener);
   }
 
+  /** Told when the watchdog has replaced a hung worker (the new one runs the shipped extension). */
+  onRestart(listener: () => void): void {
+    this.restartListeners.push(listener);
+  }
+
   async call<T extends RequestType>(body: Extract<RequestBody, { type: T }>, onProgress?: (phase: string, done: number, total: number) => void): Promise<ResultOf<T>> {
+    this.noteWatches(body);
+    const compiles = COMPILES.has(body.type);
+    const timed = this.makeWorker !== null && (this.edited || compiles);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let armed = false;
+    const arm = () => {
+      armed = true;
+      clearTimeout(timer);
+      timer = setTimeout(() => void this.restart(body), WATCHDOG_MS);
+    };
+    if (timed && !compiles) arm();
+    // Any progress (an import's) restarts the count: a worker that reports is not hung.
+    const progress = (phase: string, done: number, total: number) => {
+      if (timed && (armed || phase === 'load')) arm();
+      onProgress?.(phase, done, total);
+    };
     try {
-      const result = await this.client.request(body, onProgress);
+      const result = await this.client.request(body, progress);
       this.error = null;
       return result;
     } catch (error) {
       this.error = error instanceof Error ? error.message : String(error);
       throw error;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
+  private connect(worker: Worker): WorkerClient {
+    const client = new WorkerClient(worker);
+    client.onNotice = (text) => (this.error = text);
+    client.onChanges = (changes, cause) => this.apply(changes, cause);
+    return client;
+  }
+
+  private noteWatches(body: RequestBody): void {
+    if (body.type === 'hello') {
+      this.watching.clear();
+      for (const watch of body.watch) this.watching.set(watch.topic, watch);
+    } else if (body.type === 'watch') this.watching.set(body.watch.topic, body.watch);
+    else if (body.type === 'unwatch') this.watching.delete(body.topic);
+  }
+
+  /**
+   * The watchdog fired: the learner's code holds the worker (or never settles). Its worker is
+   * terminated (what it had not stored is lost; the store is intact), a new one opens the same
+   * session with the shipped extension and everything the page watches, and the stored edited
+   * version is kept but no longer run on reload.
+   */
+  private async restart(body: RequestBody): Promise<void> {
+    const makeWorker = this.makeWorker;
+    if (!makeWorker) return;
+    this.client.terminate();
+    this.edited = false;
+    this.client = this.connect(makeWorker());
+    const said = `Your edited extension did not finish ${describe(body)} within ${WATCHDOG_MS / 1000} s, so the page stopped its worker and started a new one.`;
+    // Said at once (the hang is stopped now), then again once the new worker has opened the session.
+    this.restarted = `${said} It is opening your journal with the shipped extension…`;
+    try {
+      await this.client.request({ type: 'hello', watch: [...this.watching.values()] });
+      this.error = null;
+      this.restarted = `${said} The shipped extension runs again on your journal as it was stored; your edits are still in the editor.`;
+      for (const listener of this.restartListeners) listener();
+    } catch (error) {
+      this.restarted = `${said} The new worker could not open the session: ${error instanceof Error ? error.message : String(error)} Reload the page.`;
+      return;
+    }
+    // The stored edited version is kept but no longer run on reload. Not awaited: this write waits
+    // for the old worker's writer lock, which Chromium frees only when it forcibly ends a worker
+    // stuck in a loop, about 2 s after terminate().
+    this.client.request({ type: 'useShipped' }).catch(() => undefined);
+  }
+
   private apply(changes: Changes, cause: ChangeCause): void {
+    if (changes.view) this.edited = changes.view.extension === 'edited';
     if (changes.view) for (const listener of this.viewListeners) listener(changes.view, cause);
     for (const update of changes.updates) (this.topics[update.topic] as ((update: TopicUpdate) => void) | undefined)?.(update);
     if (cause !== 'answer') for (const listener of this.pushListeners) listener(cause);
+  }
+}
+
+/** The request that hung, as the learner made it. */
+function describe(body: RequestBody): string {
+  switch (body.type) {
+    case 'line':
+      return `the line "${body.text}"`;
+    case 'answerDialog':
+      return `your ${body.confirmed ? 'Confirm' : 'Cancel'} of its dialog`;
+    case 'meanwhileReserve':
+      return `the meanwhile reservation of ${body.packets} ${body.id}`;
+    case 'toolCall':
+    case 'answerApproval':
+      return 'the seed_desk tool call';
+    case 'runEdited':
+    case 'restoreEdited':
+      return 'loading (its factory and session_start)';
+    default:
+      return `the request "${body.type}"`;
   }
 }

@@ -3,6 +3,7 @@ import { ClosingQuestion } from './closingQuestion.svelte';
 import { CommandLine } from './commandLine.svelte';
 import { Connection } from './connection.svelte';
 import { Desk } from './desk.svelte';
+import { ExtensionEdits } from './extensionEdits.svelte';
 import { FactLog } from './facts.svelte';
 import { ConversationFeed, EventFeed } from './feeds.svelte';
 import { JournalView } from './journalView.svelte';
@@ -33,8 +34,11 @@ export class Playground {
   readonly conversation: ConversationFeed;
   readonly events: EventFeed;
   readonly closing: ClosingQuestion;
+  /** The learner's edited extension: editor texts, run, back, download (issue 23). */
+  readonly edits: ExtensionEdits;
 
-  constructor(worker: Worker) {
+  /** `worker`: pass a function that makes one, so a hung edited extension's worker can be replaced (Connection). */
+  constructor(worker: Worker | (() => Worker)) {
     this.connection = new Connection(worker);
     this.desk = new Desk(this.connection, this.facts);
     this.command = new CommandLine(this.connection, this.desk, this.facts);
@@ -45,11 +49,14 @@ export class Playground {
     this.conversation = new ConversationFeed(this.connection);
     this.events = new EventFeed(this.connection);
     this.closing = new ClosingQuestion(this.facts, this.command);
+    this.edits = new ExtensionEdits(this.connection, this.desk);
   }
 
   /** One message: open the session and start the first screen's watches. */
   async start(): Promise<void> {
     await this.connection.call({ type: 'hello', watch: [...FIRST_SCREEN_WATCHES] });
+    // An edited extension that ran before the reload runs again, after the first view.
+    if (this.desk.view?.editedWaiting) void this.edits.restore().catch(() => undefined);
   }
 
   /** The view as the worker last reported it (null until the session is open). */

@@ -1,6 +1,6 @@
+import { LESSON_INDEX, loadGoals, loadLesson } from 'virtual:lessons-index';
 import type { CheckResult, Observed } from '../lessons/facts';
-import { LESSONS } from '../lessons/lessons';
-import type { Lesson, LessonAction, LessonStep } from '../lessons/schema';
+import type { Lesson, LessonAction, LessonGoals, LessonIndexEntry, LessonStep } from '../lessons/schema';
 import type { Playground } from './playground.svelte';
 
 /** Persisted name. CHANGING IT LOSES EVERY LEARNER'S PROGRESS. */
@@ -17,7 +17,7 @@ export function parseStepHash(hash: string): Position | null {
   if (!match) return null;
   const lesson = Number(match[1]) - 1;
   const step = Number(match[2]) - 1;
-  const found = LESSONS[lesson];
+  const found = LESSON_INDEX[lesson];
   return found && step >= 0 && step < found.steps.length ? { lesson, step } : null;
 }
 
@@ -25,41 +25,96 @@ export function stepHash(position: Position): string {
   return `#/lesson/${position.lesson + 1}/step/${position.step + 1}`;
 }
 
+type CheckGoal = typeof import('../lessons/goals').checkGoal;
+
 /**
  * The tutorial beside the playground: where the learner is, which steps have ticked, and the
- * runner behind "Do it for me" and "Reset lesson". Checkpoints tick by themselves: `check` is
- * derived from what the playground shows and the facts since the step began.
+ * runner behind "Do it for me" and "Reset lesson". Steps tick by themselves: `check` is the one
+ * goal checker reading the step's goal (data) against what the playground shows and the facts
+ * since the step began.
+ *
+ * The first screen carries only the lessons' index (titles and step ids); the current lesson's
+ * JSON (its texts, what it points at, its solutions) is fetched when it opens. The checker and the
+ * lesson's goals wait for the learner's first action (`startChecking`): until then nothing can
+ * have happened in the step, so there is nothing to judge.
  */
 export class Tutorial {
   position = $state<Position>({ lesson: 0, step: 0 });
   completed = $state.raw<ReadonlySet<string>>(new Set());
   running = $state(false);
   runError = $state<string | null>(null);
+  /** The current lesson, once its JSON has arrived (null while it loads). */
+  lesson = $state.raw<Lesson | null>(null);
+  /** Why the current lesson or the checker could not be loaded, if they could not. */
+  loadError = $state<string | null>(null);
   /** Facts with a sequence number at or above this belong to the current step. */
   private stepStart = $state(1);
-  /**
-   * The checkpoints (every step's check, about a third of the page's own code) load beside the
-   * first screen instead of in it: the first view never needs them before the worker's answer.
-   */
-  private checkStep = $state.raw<typeof import('../lessons/checkpoints').checkStep | null>(null);
-  private checksMissing = $state(false);
+  private checkGoal = $state.raw<CheckGoal | null>(null);
+  /** The goals of the lesson they belong to, once fetched. */
+  private goals = $state.raw<{ readonly lesson: string; readonly goals: LessonGoals } | null>(null);
+  private checking = $state(false);
+  private readonly lessonsLoading = new Map<string, Promise<Lesson>>();
+  private readonly goalsLoading = new Map<string, Promise<LessonGoals>>();
 
-  readonly lessons = LESSONS;
+  readonly lessons: readonly LessonIndexEntry[] = LESSON_INDEX;
 
   constructor(private readonly playground: Playground) {
     this.completed = loadProgress();
-    import('../lessons/checkpoints').then(
-      ({ checkStep }) => (this.checkStep = checkStep),
-      () => (this.checksMissing = true),
+    // The address's lesson, not the first one: a step address fetches only the lesson it names.
+    this.position = parseStepHash(location.hash) ?? { lesson: 0, step: 0 };
+    void this.openLesson(this.position.lesson);
+  }
+
+  /** The current lesson's entry in the index (always there: titles and step ids are on the first screen). */
+  get entry(): LessonIndexEntry {
+    return LESSON_INDEX[this.position.lesson] ?? (LESSON_INDEX[0] as LessonIndexEntry);
+  }
+
+  get stepId(): string {
+    return this.entry.steps[this.position.step] ?? this.entry.steps[0] ?? '';
+  }
+
+  /** The current step, once its lesson has loaded. */
+  get step(): LessonStep | null {
+    const lesson = this.lesson;
+    if (!lesson || lesson.id !== this.entry.id) return null;
+    return lesson.steps[this.position.step] ?? null;
+  }
+
+  /** Fetches a lesson's module (once), from `load`; `show` keeps it when that lesson is still the current one. */
+  private async fetchOnce<T>(cache: Map<string, Promise<T>>, load: (id: string) => Promise<T>, index: number, show: (id: string, value: T) => void): Promise<T | null> {
+    const entry = LESSON_INDEX[index];
+    if (!entry) return null;
+    let loading = cache.get(entry.id);
+    if (!loading) {
+      loading = load(entry.id);
+      cache.set(entry.id, loading);
+    }
+    try {
+      const value = await loading;
+      if (this.entry.id === entry.id) show(entry.id, value);
+      return value;
+    } catch {
+      cache.delete(entry.id);
+      this.loadError = 'The lesson could not be loaded: reload the page.';
+      return null;
+    }
+  }
+
+  private openLesson(index: number): Promise<Lesson | null> {
+    if (this.checking) void this.fetchOnce(this.goalsLoading, loadGoals, index, (lesson, goals) => (this.goals = { lesson, goals }));
+    return this.fetchOnce(this.lessonsLoading, loadLesson, index, (_id, lesson) => (this.lesson = lesson));
+  }
+
+  /** The learner's first action (a key, a click, a touch, "Do it for me"): the checker and the lesson's goals are fetched now. */
+  startChecking(): void {
+    if (this.checking) return;
+    this.checking = true;
+    import('../lessons/goals').then(
+      ({ checkGoal }) => (this.checkGoal = checkGoal),
+      () => (this.loadError = 'The checks could not be loaded: reload the page.'),
     );
-  }
-
-  get lesson(): Lesson {
-    return LESSONS[this.position.lesson] ?? (LESSONS[0] as Lesson);
-  }
-
-  get step(): LessonStep {
-    return this.lesson.steps[this.position.step] ?? (this.lesson.steps[0] as LessonStep);
+    void this.openLesson(this.position.lesson);
   }
 
   observed(): Observed | null {
@@ -77,19 +132,24 @@ export class Tutorial {
 
   check(): CheckResult {
     const observed = this.observed();
+    const step = this.step;
+    if (this.loadError) return { done: false, whyNot: this.loadError };
     if (!observed) return { done: false, whyNot: 'The journal is still opening.' };
-    if (!this.checkStep) return { done: false, whyNot: this.checksMissing ? 'The checks could not be loaded: reload the page.' : 'The checks are still loading.' };
-    return this.checkStep(this.step, observed);
+    if (!step) return { done: false, whyNot: 'The lesson is still loading.' };
+    const goal = this.goals?.lesson === this.entry.id ? this.goals.goals[step.id] : undefined;
+    if (!this.checkGoal || !goal) return { done: false, whyNot: this.checking ? 'Not yet: the check is loading.' : 'Not yet: follow the step above; it is checked as you act.' };
+    return this.checkGoal(goal, observed);
   }
 
-  isComplete(step: LessonStep): boolean {
-    return this.completed.has(step.id);
+  isComplete(stepId: string): boolean {
+    return this.completed.has(stepId);
   }
 
   /** Called by the view whenever the check may have changed; records a tick once. */
   noteCheck(result: CheckResult): void {
-    if (!result.done || this.completed.has(this.step.id)) return;
-    this.completed = new Set([...this.completed, this.step.id]);
+    const id = this.step?.id;
+    if (!result.done || id === undefined || this.completed.has(id)) return;
+    this.completed = new Set([...this.completed, id]);
     saveProgress(this.completed);
   }
 
@@ -97,19 +157,20 @@ export class Tutorial {
     this.position = position;
     this.stepStart = this.playground.facts.nextSeq;
     this.runError = null;
+    void this.openLesson(position.lesson);
     if (location.hash !== stepHash(position)) history.replaceState(null, '', stepHash(position));
   }
 
   next(): void {
     const { lesson, step } = this.position;
-    if (step + 1 < this.lesson.steps.length) this.goTo({ lesson, step: step + 1 });
-    else if (lesson + 1 < LESSONS.length) this.goTo({ lesson: lesson + 1, step: 0 });
+    if (step + 1 < this.entry.steps.length) this.goTo({ lesson, step: step + 1 });
+    else if (lesson + 1 < LESSON_INDEX.length) this.goTo({ lesson: lesson + 1, step: 0 });
   }
 
   previous(): void {
     const { lesson, step } = this.position;
     if (step > 0) this.goTo({ lesson, step: step - 1 });
-    else if (lesson > 0) this.goTo({ lesson: lesson - 1, step: (LESSONS[lesson - 1]?.steps.length ?? 1) - 1 });
+    else if (lesson > 0) this.goTo({ lesson: lesson - 1, step: (LESSON_INDEX[lesson - 1]?.steps.length ?? 1) - 1 });
   }
 
   /**
@@ -126,40 +187,46 @@ export class Tutorial {
     const ready = this.readyFor;
     const { lesson, step } = this.position;
     if (!ready || ready.lesson !== lesson || ready.step > step) return false;
-    return this.lesson.steps.slice(ready.step, step).every((item) => this.completed.has(item.id));
+    return this.entry.steps.slice(ready.step, step).every((id) => this.completed.has(id));
   }
 
   /**
    * Performs the current step the way a learner would. When the playground is not ready for this
-   * step, it first resets the lesson and replays the earlier steps, so the step's own actions
-   * start from the state they were written for.
+   * step, it first resets the lesson and replays the earlier steps' solutions, so the step's own
+   * actions start from the state they were written for.
    */
   async doItForMe(): Promise<void> {
-    const { lesson, step } = this.position;
+    const { lesson: index, step } = this.position;
+    const lesson = await this.openLesson(index);
+    const current = lesson?.steps[step];
+    if (!lesson || !current) return;
     if (!this.isReady()) {
-      const earlier = this.lesson.steps.slice(0, step).flatMap((item) => item.doItForMe);
-      await this.run([{ do: 'new-session' }, ...this.lesson.setup, ...earlier]);
+      const earlier = lesson.steps.slice(0, step).flatMap((item) => item.solution);
+      await this.run([{ do: 'new-session' }, ...lesson.setup, ...earlier]);
       if (this.runError) return;
       this.stepStart = this.playground.facts.nextSeq;
     }
-    await this.run(this.step.doItForMe);
-    if (!this.runError) this.readyFor = { lesson, step: step + 1 };
+    await this.run(current.solution);
+    if (!this.runError) this.readyFor = { lesson: index, step: step + 1 };
   }
 
   /** A new session prepared as the lesson expects at its start; the lesson's ticks are cleared. */
   async resetLesson(): Promise<void> {
-    const lesson = this.lesson;
+    const index = this.position.lesson;
+    const lesson = await this.openLesson(index);
+    if (!lesson) return;
     this.completed = new Set([...this.completed].filter((id) => !lesson.steps.some((step) => step.id === id)));
     saveProgress(this.completed);
     await this.run([{ do: 'new-session' }, ...lesson.setup]);
     // A failed reset keeps its message on screen, and nothing is considered prepared.
     if (this.runError) return;
-    this.goTo({ lesson: this.position.lesson, step: 0 });
-    this.readyFor = { lesson: this.position.lesson, step: 0 };
+    this.goTo({ lesson: index, step: 0 });
+    this.readyFor = { lesson: index, step: 0 };
   }
 
   private async run(actions: readonly LessonAction[]): Promise<void> {
     if (this.running) return;
+    this.startChecking();
     this.running = true;
     this.runError = null;
     try {

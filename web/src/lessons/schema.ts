@@ -1,69 +1,120 @@
-import '$domain/zodSetup';
+// Relative imports with `.js`, not `$domain`: the lesson compiler (scripts/lesson-plugin.mjs) loads
+// this module in Node too, outside Vite's aliases, and Vite's config loader wants file extensions.
+import '../../../domain/zodSetup.js';
 import * as z from 'zod/mini';
-import { APPROVAL_DECISIONS, APPROVAL_MODES } from '../protocol/hostFacts';
+import { APPROVAL_DECISIONS, APPROVAL_MODES } from '../protocol/hostFacts.js';
+import { GoalSchema, type Goal } from './goalSchema.js';
 
 /**
- * Lessons are data. An action is one thing "Do it for me" does, through the same page paths a
- * learner uses (command line, dialog buttons, tool panel, tree, sessions). Placeholders in tool
- * arguments: "$latest" is the revision from the latest tool result; "$previous" the one before.
+ * Lessons are content: `lessons/<NN-lesson>/lesson.md` and one markdown file per step, compiled
+ * at build time (scripts/lesson-plugin.mjs) and validated here. The page receives the compiled
+ * lesson as JSON and never parses it again: it imports only the types of this module.
+ *
+ * An action is one thing "Do it for me" does, through the same page paths a learner uses
+ * (command line, dialog buttons, tool panel, tree, sessions). Placeholders in tool arguments:
+ * "$latest" is the revision from the latest tool result; "$previous" the one before.
  */
 export const LessonActionSchema = z.discriminatedUnion('do', [
-  z.object({ do: z.literal('line'), text: z.string() }),
-  z.object({ do: z.literal('confirm') }),
-  z.object({ do: z.literal('cancel') }),
+  z.strictObject({ do: z.literal('line'), text: z.string() }),
+  z.strictObject({ do: z.literal('confirm') }),
+  z.strictObject({ do: z.literal('cancel') }),
   /** While a dialog waits: another action, on a seed the race is not about (marigold-french). */
-  z.object({ do: z.literal('meanwhile-reserve') }),
+  z.strictObject({ do: z.literal('meanwhile-reserve') }),
   /** While a dialog waits: a session-tree move of the leaf to its parent. */
-  z.object({ do: z.literal('meanwhile-step-back') }),
+  z.strictObject({ do: z.literal('meanwhile-step-back') }),
   /** Outside any dialog: the leaf steps back to its parent (no append). */
-  z.object({ do: z.literal('step-back') }),
+  z.strictObject({ do: z.literal('step-back') }),
   /** The Refusals panel's demo entry: an invalid snapshot appended on purpose. */
-  z.object({ do: z.literal('corrupt-demo') }),
-  z.object({ do: z.literal('tool'), args: z.record(z.string(), z.unknown()) }),
-  z.object({ do: z.literal('approve') }),
-  z.object({ do: z.literal('deny') }),
+  z.strictObject({ do: z.literal('corrupt-demo') }),
+  z.strictObject({ do: z.literal('tool'), args: z.record(z.string(), z.unknown()) }),
+  z.strictObject({ do: z.literal('approve') }),
+  z.strictObject({ do: z.literal('deny') }),
   /** The user's `tools.approval.seed_desk`; null is "not set". */
-  z.object({ do: z.literal('policy'), value: z.nullable(z.enum(APPROVAL_DECISIONS)) }),
-  z.object({ do: z.literal('approval-mode'), value: z.enum(APPROVAL_MODES) }),
-  z.object({ do: z.literal('interactive'), value: z.boolean() }),
-  z.object({ do: z.literal('filter-journal'), text: z.string() }),
-  z.object({ do: z.literal('reopen') }),
+  z.strictObject({ do: z.literal('policy'), value: z.nullable(z.enum(APPROVAL_DECISIONS)) }),
+  z.strictObject({ do: z.literal('approval-mode'), value: z.enum(APPROVAL_MODES) }),
+  z.strictObject({ do: z.literal('interactive'), value: z.boolean() }),
+  z.strictObject({ do: z.literal('filter-journal'), text: z.string() }),
+  z.strictObject({ do: z.literal('reopen') }),
   /** Branch from the first tree row whose text contains `text` (host rules apply). */
-  z.object({ do: z.literal('branch-from'), text: z.string() }),
+  z.strictObject({ do: z.literal('branch-from'), text: z.string() }),
   /** Branch from the parent of the latest seed desk entry on the current branch. */
-  z.object({ do: z.literal('branch-before-last-reservation') }),
+  z.strictObject({ do: z.literal('branch-before-last-reservation') }),
   /** Compare with the newest seed desk entry that is not on the current branch. */
-  z.object({ do: z.literal('compare-with-other-branch') }),
-  z.object({ do: z.literal('try-other-revision') }),
-  z.object({ do: z.literal('new-session') }),
-  z.object({ do: z.literal('twin-tab') }),
-  z.object({ do: z.literal('fail-next-write') }),
-  z.object({ do: z.literal('closing-answer'), value: z.enum(['yes', 'no']) }),
+  z.strictObject({ do: z.literal('compare-with-other-branch') }),
+  z.strictObject({ do: z.literal('try-other-revision') }),
+  z.strictObject({ do: z.literal('new-session') }),
+  z.strictObject({ do: z.literal('twin-tab') }),
+  z.strictObject({ do: z.literal('fail-next-write') }),
+  z.strictObject({ do: z.literal('closing-answer'), value: z.enum(['yes', 'no']) }),
 ]);
 export type LessonAction = z.infer<typeof LessonActionSchema>;
 
-export const LessonStepSchema = z.object({
-  /** Stable id, used by the checkpoint registry and in tests. */
-  id: z.string(),
-  title: z.string(),
-  /** What to do, in the playground's own words (may contain `code` in backticks). */
-  instruction: z.string(),
-  /** Why it matters: one or two sentences shown under the instruction. */
-  why: z.string(),
-  /** The commands or clicks expected, shown as a hint. */
-  expected: z.string(),
-  /** Key into the checkpoint registry. */
-  checkpoint: z.string(),
-  doItForMe: z.array(LessonActionSchema),
+const Text = z.string().check(z.trim(), z.minLength(1));
+const Actions = z.array(LessonActionSchema);
+
+/** A known-wrong attempt: from the step's start, these actions must NOT tick, and the "not yet" reason must contain `hint`. */
+export const WrongAttemptSchema = z.strictObject({
+  /** What the learner did wrong, for the test's name. */
+  name: Text,
+  try: Actions.check(z.minLength(1)),
+  hint: Text,
+});
+export type WrongAttempt = z.infer<typeof WrongAttemptSchema>;
+
+/** A step file's frontmatter (`lessons/<lesson>/<NN-step>.md`); instruction, why and expected come from its body. */
+export const StepFrontmatterSchema = z.strictObject({
+  /** Stable: progress is stored by step id, and a step address names its position, not its id. */
+  id: z.string().check(z.regex(/^[a-z0-9][a-z0-9-]*$/, 'an id is lower-case letters, digits and dashes')),
+  title: Text,
+  /** The Tools tab the step opens when it becomes current (views/workspace/tabs.ts). */
+  tab: z.optional(z.string()),
+  /** Controls or regions to outline while the step is current (views/workspace/controls.ts, layout.ts). */
+  outline: z._default(z.array(z.string()), []),
+  /** The named region of the extension's source the step is about (`// #region <name>`); the Code tab opens on it. */
+  code: z.optional(z.strictObject({ region: z.string() })),
+  /** What "Do it for me" does; replayed by the tests and the demos, it must tick. */
+  solution: Actions.check(z.minLength(1)),
+  wrong: z.array(WrongAttemptSchema).check(z.minLength(1, 'every step needs at least one wrong attempt that must not tick')),
+  goal: GoalSchema,
+});
+
+/**
+ * A step as the page shows it: the frontmatter without its goal (fetched with the checker, at the
+ * learner's first action) and its wrong attempts (tests only), and the body's texts.
+ */
+export const LessonStepSchema = z.strictObject({
+  ...z.omit(StepFrontmatterSchema, { wrong: true, goal: true }).shape,
+  /** What to do, in the playground's own words (may contain `code` in backticks; paragraphs split by a blank line). */
+  instruction: Text,
+  /** Why it matters (the body's `## Why`). */
+  why: Text,
+  /** What the learner should see (the body's `## Expected`). */
+  expected: Text,
 });
 export type LessonStep = z.infer<typeof LessonStepSchema>;
 
-export const LessonSchema = z.object({
-  id: z.string(),
-  title: z.string(),
-  summary: z.string(),
-  /** Reset brings the playground to this start: a new session, optionally prepared by these actions. */
-  setup: z.array(LessonActionSchema),
-  steps: z.array(LessonStepSchema),
+export const LessonFrontmatterSchema = z.strictObject({
+  id: z.string().check(z.regex(/^[a-z0-9][a-z0-9-]*$/, 'an id is lower-case letters, digits and dashes')),
+  title: Text,
+  summary: Text,
+  /** Reset brings the playground to this start: a new session, then these actions. */
+  setup: z._default(Actions, []),
 });
+
+export const LessonSchema = z.strictObject({ ...LessonFrontmatterSchema.shape, steps: z.array(LessonStepSchema).check(z.minLength(1)) });
 export type Lesson = z.infer<typeof LessonSchema>;
+
+/** A lesson's goals by step id (`virtual:lesson-goals/<id>`). */
+export type LessonGoals = Readonly<Record<string, Goal>>;
+
+/** What tests, the demos and host-test load (scripts/lessons.mjs): every step with its goal, its wrong attempts and its file. */
+export type CompiledStep = LessonStep & { readonly goal: Goal; readonly wrong: readonly WrongAttempt[]; readonly file: string };
+export type CompiledLesson = Omit<Lesson, 'steps'> & { readonly steps: readonly CompiledStep[]; readonly folder: string };
+
+/** `virtual:lessons-index`: what the first screen needs to list the lessons and count progress. */
+export interface LessonIndexEntry {
+  readonly id: string;
+  readonly title: string;
+  /** Step ids, in order (progress is stored by step id). */
+  readonly steps: readonly string[];
+}

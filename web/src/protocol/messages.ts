@@ -99,6 +99,24 @@ export const ToolCallOutcomeSchema = z.discriminatedUnion('kind', [
 ]);
 export type ToolCallOutcome = z.infer<typeof ToolCallOutcomeSchema>;
 
+/** The extension the worker's host runs (issue 23): `extension/seed-desk.ts` as shipped, or the learner's edited version. */
+export const ExtensionKindSchema = z.enum(['shipped', 'edited']);
+export type ExtensionKind = z.infer<typeof ExtensionKindSchema>;
+
+/** A compile error (or a load failure, `file` null) in the learner's files: line and column are 1-based, 0 when unknown. */
+export const CompileProblemSchema = z.object({ file: z.nullable(z.string()), line: z.number(), column: z.number(), text: z.string() });
+export type CompileProblem = z.infer<typeof CompileProblemSchema>;
+
+/** What "Run my version" (or its restore after a reload) came to: the extension now running, or why nothing changed. */
+export const EditRunSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('running'), extension: ExtensionKindSchema, compileMs: z.nullable(z.number()) }),
+  z.object({ kind: z.literal('rejected'), problems: z.array(CompileProblemSchema) }),
+]);
+export type EditRun = z.infer<typeof EditRunSchema>;
+
+/** The learner's files, path → text (only the ones that differ from the shipped source). */
+const EditedFilesSchema = z.record(z.string(), z.string());
+
 export const HostViewSchema = z.object({
   sessionId: z.string(),
   entryCount: z.number(),
@@ -121,6 +139,10 @@ export const HostViewSchema = z.object({
   hostFileWritten: z.boolean(),
   pendingApproval: z.nullable(z.object({ callId: z.string(), prompt: z.string() })),
   seedDeskEntryCount: z.number(),
+  /** Which extension the host runs: the shipped module or the learner's edited version (the page marks what that one says). Absent: shipped. */
+  extension: z.optional(ExtensionKindSchema),
+  /** An edited version ran before this page loaded and waits for the page to run it again (`restoreEdited`). */
+  editedWaiting: z.optional(z.boolean()),
 });
 export type HostView = z.infer<typeof HostViewSchema>;
 
@@ -290,6 +312,16 @@ export const RequestBodySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('forkSession'), entryId: z.optional(z.string()) }),
   z.object({ type: z.literal('exportSession') }),
   z.object({ type: z.literal('importSession'), file: z.custom<Blob>((value) => value instanceof Blob) }),
+  /** Compile the learner's files in the worker and run them instead of the shipped extension (progress `load`: its code starts). */
+  z.object({ type: z.literal('runEdited'), files: EditedFilesSchema }),
+  /** Run the stored edited version again after a reload (`view.editedWaiting`). */
+  z.object({ type: z.literal('restoreEdited') }),
+  /** Back to the shipped extension; the stored edits are kept, no longer run on reload. */
+  z.object({ type: z.literal('useShipped') }),
+  /** The stored edited files, for the editor after a reload. */
+  z.object({ type: z.literal('storedEdits') }),
+  /** The learner's files bundled as one self-contained ES module (npm code included), for download. */
+  z.object({ type: z.literal('downloadEdited'), files: EditedFilesSchema }),
 ]);
 export type RequestBody = z.infer<typeof RequestBodySchema>;
 export type RequestType = RequestBody['type'];
@@ -320,6 +352,14 @@ export const ResultSchemas = {
   forkSession: z.null(),
   exportSession: z.object({ fileName: z.string(), jsonl: z.string() }),
   importSession: ImportReportSchema,
+  runEdited: EditRunSchema,
+  restoreEdited: EditRunSchema,
+  useShipped: z.null(),
+  storedEdits: z.nullable(z.object({ files: EditedFilesSchema, active: z.boolean() })),
+  downloadEdited: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('bundle'), fileName: z.string(), code: z.string() }),
+    z.object({ kind: z.literal('rejected'), problems: z.array(CompileProblemSchema) }),
+  ]),
 } satisfies Record<RequestType, z.ZodMiniType>;
 
 export type ResultOf<T extends RequestType> = z.infer<(typeof ResultSchemas)[T]>;

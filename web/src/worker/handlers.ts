@@ -44,6 +44,11 @@ export const HANDLERS: { readonly [T in RequestType]: Handler<T> } = {
   forkSession: async (host, body) => (await host.forkSession(body.entryId === undefined ? undefined : asEntryId(body.entryId)), null),
   exportSession: (host) => host.exportSession(),
   importSession: (host, body, context) => host.importSession(body.file, context.progress),
+  runEdited: (host, body, context) => host.runEdited(body.files, context.progress),
+  restoreEdited: (host, _body, context) => host.restoreEdited(context.progress),
+  useShipped: async (host) => (await host.useShipped(), null),
+  storedEdits: (host) => host.storedEdits(),
+  downloadEdited: (host, body) => host.downloadEdited(body.files),
 };
 
 /** Runs the one handler for `body.type`. */

@@ -2,10 +2,11 @@ import type { EntryId, IdSource, SessionId } from '$domain/ids';
 import type { JournalEntry } from '$domain/journal/entry';
 import { SessionJournal } from '$domain/journal/journal';
 import seedDesk from '../../../extension/seed-desk';
-import type { BranchItem, EntryTarget, EventLogItem, HostView, ImportReport, LineOutcome, SessionSummary, ToolCallOutcome } from '../protocol/messages';
+import type { BranchItem, EditRun, EntryTarget, EventLogItem, HostView, ImportReport, LineOutcome, SessionSummary, ToolCallOutcome } from '../protocol/messages';
 import type { ApprovalMode } from './approval';
 import * as commands from './commands';
 import * as demos from './demos';
+import { EDITED_KEY } from './edit/editedKey';
 import { HostCore } from './hostCore';
 import { ExtensionRuntime, type ExtensionFactory } from './omp/extensionRuntime';
 import * as navigation from './navigation';
@@ -27,7 +28,11 @@ import type { ApprovalPolicy } from './toolGate';
 export class PlaygroundHost {
   private opened: Promise<void> | null = null;
 
-  private constructor(readonly core: HostCore) {}
+  private constructor(
+    readonly core: HostCore,
+    /** The extension `start` loaded, which "Back to the shipped extension" loads again. */
+    private readonly shipped: ExtensionFactory,
+  ) {}
 
   /**
    * Opens the last session. `fromHead` (the worker): from its stored head only — the desk, the
@@ -35,11 +40,13 @@ export class PlaygroundHost {
    * the whole journal after the first view is out. A browser without a session starts a new one.
    */
   static async start(store: JournalStore, ids: IdSource, { fromHead = false, extension = seedDesk as ExtensionFactory } = {}): Promise<PlaygroundHost> {
-    const last = await store.lastSessionId();
+    const [last, edited] = await Promise.all([store.lastSessionId(), store.getMeta(EDITED_KEY)]);
     const head = last ? await openSessionHead(store, last) : null;
     const core = new HostCore(store, ids, head ? SessionJournal.empty(head.header) : await createSession(store, ids));
     core.extensions = await ExtensionRuntime.load(extension, core);
-    const host = new PlaygroundHost(core);
+    // An edited version that was running before the reload: the page runs it again after the first view.
+    core.editedWaiting = edited !== undefined && isActive(edited);
+    const host = new PlaygroundHost(core, extension);
     if (!head) {
       await store.setLastSession(core.sessionId);
       core.fire({ event: 'session_start' });
@@ -180,6 +187,27 @@ export class PlaygroundHost {
     return sessions.importSession(this.core, file, onProgress);
   }
 
+  /** The learner's files compiled and run in place of the running extension (edit/editing.ts, loaded then). */
+  async runEdited(files: Readonly<Record<string, string>>, progress: (phase: string, done: number, total: number) => void): Promise<EditRun> {
+    return (await import('./edit/editing')).runEdited(this.core, files, progress);
+  }
+
+  async restoreEdited(progress: (phase: string, done: number, total: number) => void): Promise<EditRun> {
+    return (await import('./edit/editing')).restoreEdited(this.core, progress);
+  }
+
+  async useShipped(): Promise<void> {
+    return (await import('./edit/editing')).useShipped(this.core, this.shipped);
+  }
+
+  async storedEdits(): Promise<{ files: Record<string, string>; active: boolean } | null> {
+    return (await import('./edit/editing')).storedEdits(this.core);
+  }
+
+  async downloadEdited(files: Readonly<Record<string, string>>) {
+    return (await import('./edit/editing')).downloadEdited(files);
+  }
+
   /** Entries another tab appended: they join the tree; this tab's leaf stays where it is. */
   adoptForeign(sessionId: string, entries: readonly JournalEntry[]): boolean {
     return this.core.adoptForeign(sessionId, entries);
@@ -188,5 +216,14 @@ export class PlaygroundHost {
   /** Another tab changed the list of sessions. */
   noteSessionsChanged(): void {
     this.core.sessionsVersion++;
+  }
+}
+
+/** Whether a stored edited extension (edit/editing.ts, `StoredEdit`) is to run again. */
+function isActive(stored: string): boolean {
+  try {
+    return (JSON.parse(stored) as { active?: unknown }).active === true;
+  } catch {
+    return false;
   }
 }

@@ -1,7 +1,7 @@
 import { freshEntryId, type EntryId, type IdSource, type SessionId } from '$domain/ids';
 import { customEntry, type JournalEntry } from '$domain/journal/entry';
 import { SessionJournal } from '$domain/journal/journal';
-import type { LeafBehind } from '../protocol/messages';
+import type { ExtensionKind, LeafBehind } from '../protocol/messages';
 import { DEFAULT_APPROVAL_MODE, type ApprovalMode, type ApprovalResolution } from './approval';
 import { EventLog } from './eventLog';
 import type { ExtensionRuntime, HostServices } from './omp/extensionRuntime';
@@ -46,8 +46,12 @@ export class HostCore implements HostServices {
   readonly statuses = new Map<string, string>();
   /** Extension runs stopped at a confirmation dialog the page shows, by dialog id. */
   readonly dialogs = new Map<string, Invocation>();
-  /** The loaded extension; set once by `PlaygroundHost.start`. */
+  /** The loaded extension; set by `PlaygroundHost.start`, replaced by the learner's edited one and back (edit/editing.ts). */
   extensions!: ExtensionRuntime;
+  /** Whether `extensions` is the shipped module or the learner's edited version. */
+  extensionKind: ExtensionKind = 'shipped';
+  /** A stored edited version is active and waits for the page to run it again (after a reload). */
+  editedWaiting = false;
   /**
    * Set while the session opens: its stored head (desk, revision, counts), so the first view is
    * answered before the whole journal is read; `journal` is an empty stand-in until then.

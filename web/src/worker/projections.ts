@@ -50,6 +50,8 @@ export function hostView(core: HostCore): HostView {
     hostFileWritten: hasAssistantMessage(journal),
     pendingApproval: core.pendingApproval ? { callId: core.pendingApproval.callId, prompt: core.pendingApproval.prompt } : null,
     seedDeskEntryCount: journal.seedDeskEntryCount,
+    extension: core.extensionKind,
+    editedWaiting: core.editedWaiting,
   };
 }
 
@@ -81,6 +83,8 @@ function openingView(core: HostCore, head: SessionHead): HostView {
     hostFileWritten: head.hasAssistantMessage,
     pendingApproval: null,
     seedDeskEntryCount: head.seedDeskEntryCount,
+    extension: core.extensionKind,
+    editedWaiting: core.editedWaiting,
   };
 }
 

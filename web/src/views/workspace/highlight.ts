@@ -1,11 +1,11 @@
 import { reveal } from './reveal';
-import { CONTROLS, isControl, type StepSpot } from './stepTargets';
+import { CONTROLS, isControl, type StepSpot } from './controls';
 
 /**
  * Outlines what the current lesson step talks about. The views are not ours to change, so the
  * mark is a data attribute (Svelte leaves attributes it does not manage alone, where a class
  * could be overwritten by the next render), and elements are found by the selectors in
- * `stepTargets.ts`. Regions carry `data-region`, tab panels `data-tab-panel`, scrolling boxes
+ * `controls.ts`. Regions carry `data-region`, tab panels `data-tab-panel`, scrolling boxes
  * `data-scroller`.
  */
 export const HIGHLIGHT_ATTR = 'data-step-highlight';
@@ -19,7 +19,7 @@ function matchesText(element: Element, text: string): boolean {
 /** The elements a spot names that are in the page right now (a tab not yet loaded has none). */
 export function findSpot(root: ParentNode, spot: StepSpot): HTMLElement[] {
   const found: HTMLElement[] = [];
-  for (const item of spot.highlight) {
+  for (const item of spot.outline) {
     if (!isControl(item)) {
       const region = root.querySelector<HTMLElement>(`[data-region="${item}"]`);
       if (region) found.push(region);

@@ -1,0 +1,100 @@
+/**
+ * All JavaScript the page fetches before the first interaction (issue 22): the page opens, the
+ * first desk shows, the network goes idle, and nothing has been clicked or typed. Counted the way
+ * a browser receives it: every script response the page itself fetched (not the worker, not the
+ * service worker), its body gzipped at the default level, summed. Target ≤ 70 KiB.
+ *
+ * Measured at two addresses: the first lesson's first step (a first visit) and a step of a later
+ * lesson (a step address), with the lesson chunks fetched named, so "only the current lesson
+ * loads" is seen in the figures, not assumed.
+ */
+import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import type { Browser } from 'playwright';
+import { APP_URL, withBrowser } from './browserKit';
+import { printTable, saveFigures, type Figure } from './stats';
+
+export const FIRST_INTERACTION_BUDGET = 70 * 1024;
+
+/** Scripts that are not the page's: the worker (its own budget), the service worker and Workbox. */
+const isPageScript = (path: string): boolean => !/\/worker-[^/]*\.js$/.test(path) && !path.includes('workbox') && !path.endsWith('/sw.js');
+
+export interface FirstInteraction {
+  readonly bytes: number;
+  readonly scripts: readonly { readonly path: string; readonly gzip: number }[];
+}
+
+/** Opens `url` in a fresh context and sums the gzipped bodies of the page scripts fetched by network idle. */
+export async function measureFirstInteraction(browser: Browser, url: string): Promise<FirstInteraction> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const pending: Promise<{ path: string; gzip: number } | null>[] = [];
+  page.on('response', (response) => {
+    const request = response.request();
+    if (request.resourceType() !== 'script' && !/javascript/.test(response.headers()['content-type'] ?? '')) return;
+    const path = new URL(response.url()).pathname;
+    if (!isPageScript(path) || request.frame() === null) return;
+    pending.push(response.body().then((body) => ({ path, gzip: gzipSync(body).length }), () => null));
+  });
+  try {
+    await page.goto(url);
+    await page.getByRole('table', { name: 'Seed desk' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await page.waitForLoadState('networkidle');
+    const scripts = (await Promise.all(pending)).filter((script): script is { path: string; gzip: number } => script !== null);
+    const unique = [...new Map(scripts.map((script) => [script.path, script])).values()].sort((a, b) => b.gzip - a.gzip);
+    return { bytes: unique.reduce((sum, script) => sum + script.gzip, 0), scripts: unique };
+  } finally {
+    await context.close();
+  }
+}
+
+const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
+/** The lesson chunks a load fetched (`virtual:lesson/<id>` builds to `_virtual_lesson-<id>-<8-character hash>.js`; its goals, `_virtual_goals-…`, wait for the first action). */
+const lessonChunks = (result: FirstInteraction): string[] => result.scripts.map((script) => /_virtual_lesson-([a-z0-9-]+)-[\w-]{8}\.js$/.exec(script.path)?.[1]).filter((id): id is string => id !== undefined);
+
+async function main(): Promise<void> {
+  const addresses = [
+    { name: 'first visit (lesson 1, step 1)', hash: '' },
+    { name: 'a step address (lesson 5, step 3)', hash: '#/lesson/5/step/3' },
+  ];
+  const results = await withBrowser(async (browser) => {
+    const measured: { name: string; result: FirstInteraction }[] = [];
+    for (const address of addresses) measured.push({ name: address.name, result: await measureFirstInteraction(browser, `${APP_URL}${address.hash}`) });
+    return measured;
+  });
+  printTable(
+    'JavaScript fetched before the first interaction (gzip, page scripts)',
+    ['address', 'total', 'scripts', 'lesson chunks', 'largest'],
+    results.map(({ name, result }) => [
+      name,
+      kib(result.bytes),
+      String(result.scripts.length),
+      lessonChunks(result).join(', ') || '—',
+      result.scripts
+        .slice(0, 4)
+        .map((script) => `${script.path.replace(/^.*\//, '')} ${kib(script.gzip)}`)
+        .join('; '),
+    ]),
+  );
+  const figures: Figure[] = results.map(({ name, result }) => ({
+    issue: 22,
+    measure: `all JavaScript fetched before the first interaction, gzip: ${name}`,
+    value: kib(result.bytes),
+    target: `≤ ${kib(FIRST_INTERACTION_BUDGET)}`,
+    met: result.bytes <= FIRST_INTERACTION_BUDGET,
+  }));
+  const chunks = results.map(({ result }) => lessonChunks(result).length);
+  figures.push({ issue: 22, measure: 'lesson chunks fetched before the first interaction (per address above)', value: chunks.join(' / '), target: '1 each', met: chunks.every((count) => count === 1) });
+  // The goal checker and the lesson's goals wait for the learner's first action.
+  const checks = results.map(({ result }) => result.scripts.filter((script) => /\/(goals|_virtual_goals-[a-z0-9-]+)-[\w-]{8}\.js$/.test(script.path)).length);
+  figures.push({ issue: 22, measure: 'goal checker and goals chunks fetched before the first interaction', value: checks.join(' / '), target: '0 each', met: checks.every((count) => count === 0) });
+  await saveFigures('first-interaction', figures);
+}
+
+// Run as a benchmark part (`npm run bench`); imported, it only lends `measureFirstInteraction`.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

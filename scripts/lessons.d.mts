@@ -1,0 +1,6 @@
+import type { CompiledLesson } from '../web/src/lessons/schema';
+
+/** Every lesson under `dir` (default: the repository's lessons/), validated; throws a LessonError naming file and line. */
+export function loadLessons(dir?: string): CompiledLesson[];
+/** The repository's lessons, compiled once when this module loads (wrong attempts included). */
+export const LESSONS: readonly CompiledLesson[];

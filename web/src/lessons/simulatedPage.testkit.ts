@@ -1,0 +1,297 @@
+import 'fake-indexeddb/auto';
+import { createActor, fromPromise, waitFor, type SnapshotFrom } from 'xstate';
+import { seededIdSource } from '$domain/ids';
+import { confirmationMachine } from '../machines/confirmation';
+import { ChangesSchema, type ComparisonView, type EntryTarget, type LineOutcome, type ToolCallOutcome } from '../protocol/messages';
+import { PlaygroundHost } from '../worker/host';
+import { JournalStore } from '../worker/store';
+import { Watches } from '../worker/watches';
+import type { CheckResult, Fact, Observed, StampedFact } from './facts';
+import { checkGoal } from './goals';
+import type { CompiledStep, LessonAction } from './schema';
+
+/**
+ * The page, reduced to what the tutorial sees, over the real worker host (worker logic on
+ * fake-indexeddb): it performs lesson actions the way `app/actions.ts` does, records facts where
+ * the page's features record them, and checks a step's goal the way the tutorial does. The lesson
+ * tests replay every step's solution and every wrong attempt through it.
+ */
+
+let dbCounter = 0;
+const opened: { store: JournalStore; name: string }[] = [];
+
+/** Closes and deletes every database the pages opened (an afterEach hook). */
+export async function closePages(): Promise<void> {
+  const names = new Set(opened.map((entry) => entry.name));
+  for (const { store } of opened.splice(0)) store.close();
+  for (const name of names) {
+    await new Promise<void>((resolve) => {
+      const request = indexedDB.deleteDatabase(name);
+      request.onsuccess = request.onerror = request.onblocked = () => resolve();
+    });
+  }
+}
+
+type DialogSnapshot = SnapshotFrom<typeof confirmationMachine>;
+
+/**
+ * The page, reduced to what the tutorial sees: it performs lesson actions through the host the
+ * way `app/actions.ts` does, records facts where the page's features record them, and holds the
+ * comparison the way the page does: a watched topic, updated from the changes that follow every
+ * request (parsed with the page's schema). Dialogs go through the page's own confirmation machine,
+ * its `answer` actor calling the host's `answerDialog` as the worker's handler does.
+ */
+export class SimulatedPage {
+  private facts: StampedFact[] = [];
+  private seq = 0;
+  private readonly dialog;
+  /** Seed desk entries when the open dialog was answered (the page's `dialogBefore`). */
+  private dialogBefore = 0;
+  private pendingApproval: { callId: string; args: string } | null = null;
+  private readonly watches = new Watches();
+  private comparison: ComparisonView | null = null;
+  private compareMissing: string | null = null;
+  private journalFilter = '';
+
+  constructor(
+    private readonly host: PlaygroundHost,
+    private readonly store: JournalStore,
+  ) {
+    this.dialog = createActor(
+      confirmationMachine.provide({
+        actors: { answer: fromPromise(({ input }) => this.host.answerDialog(input.dialogId, input.confirmed)) },
+      }),
+    );
+    let previous = this.dialog.getSnapshot().value;
+    this.dialog.subscribe((snapshot) => {
+      if (snapshot.value !== previous) this.reportDialog(snapshot);
+      previous = snapshot.value;
+    });
+    this.dialog.start();
+  }
+
+  /** What `CommandLine.reportDialog` records when the dialog's machine reaches a state. */
+  private reportDialog(snapshot: DialogSnapshot): void {
+    const { change, code, result, title } = snapshot.context;
+    const value = snapshot.value;
+    if (value === 'open') this.note({ kind: 'dialog-opened', title });
+    if (value === 'committed') this.note({ kind: 'committed', change, via: 'dialog' });
+    if (value === 'refused' && code) this.note({ kind: 'refused', code, via: 'dialog', change, deskEntries: this.since(this.dialogBefore) });
+    if (value === 'cancelled' && change) this.note({ kind: 'cancelled', change });
+    if (value === 'failed') this.note({ kind: 'storage-failed', text: result });
+  }
+
+  private dialogBusy(): boolean {
+    return ['open', 'committing', 'cancelling'].includes(String(this.dialog.getSnapshot().value));
+  }
+
+  /** Confirm or Cancel in the open dialog, then wait until the extension's run has ended (as `actions.ts`). */
+  private async answerDialog(confirmed: boolean): Promise<void> {
+    if (this.dialog.getSnapshot().value !== 'open') throw new Error('No dialog is open.');
+    this.dialogBefore = this.deskEntries();
+    this.dialog.send({ type: confirmed ? 'CONFIRM' : 'CANCEL' });
+    await waitFor(this.dialog, (snapshot) => !['committing', 'cancelling'].includes(String(snapshot.value)), { timeout: 10_000 });
+  }
+
+  /** The step's goal, judged on what happened since `from` (the step's start), as the tutorial judges it. */
+  async check(step: Pick<CompiledStep, 'goal'>, from: number): Promise<CheckResult> {
+    return checkGoal(step.goal, await this.observed(from));
+  }
+
+  /** Does every action in turn. */
+  async performAll(actions: readonly LessonAction[]): Promise<void> {
+    for (const action of actions) await this.perform(action);
+  }
+
+  get nextSeq(): number {
+    return this.seq + 1;
+  }
+
+  private note(fact: Fact): void {
+    this.facts.push({ ...fact, seq: ++this.seq } as StampedFact);
+  }
+
+  async observed(from: number): Promise<Observed> {
+    await this.sync();
+    return {
+      view: this.host.view(),
+      facts: this.facts.filter((fact) => fact.seq >= from),
+      branch: this.host.branch(),
+      events: this.host.events(),
+      journalFilter: this.journalFilter,
+      comparison: this.comparison,
+    };
+  }
+
+  /** What the worker sends after a request, as the page folds it in (here only the comparison matters). */
+  private async sync(): Promise<void> {
+    const changes = ChangesSchema.parse(await this.watches.changes(this.host.core));
+    for (const update of changes.updates) {
+      if (update.topic !== 'compare') continue;
+      this.comparison = update.comparison;
+      this.compareMissing = update.missing;
+    }
+  }
+
+  private toolRevisions(): string[] {
+    const revisions: string[] = [];
+    for (const fact of this.facts) {
+      if (fact.kind !== 'tool' || fact.outcome.kind !== 'result') continue;
+      const revision = fact.outcome.details?.revision;
+      if (revision && revisions.at(-1) !== revision) revisions.push(revision);
+    }
+    return revisions;
+  }
+
+  private deskEntries(): number {
+    return this.host.view().seedDeskEntryCount;
+  }
+
+  private since(before: number): { before: number; after: number } {
+    return { before, after: this.deskEntries() };
+  }
+
+  private async callTool(args: string): Promise<ToolCallOutcome> {
+    const before = this.deskEntries();
+    const outcome = await this.host.callTool(args, false);
+    if (outcome.kind === 'approval') this.pendingApproval = { callId: outcome.callId, args };
+    else this.note({ kind: 'tool', args, outcome, deskEntries: this.since(before) });
+    return outcome;
+  }
+
+  async perform(action: LessonAction): Promise<void> {
+    await this.act(action);
+    await this.sync();
+  }
+
+  private async act(action: LessonAction): Promise<void> {
+    const before = this.deskEntries();
+    switch (action.do) {
+      case 'line': {
+        // The page turns a line away while its dialog waits; a lesson that tried would be wrong.
+        if (this.dialogBusy()) throw new Error(`A dialog is still open when the lesson types ${action.text}.`);
+        const outcome = await this.host.runLine(action.text);
+        if (outcome.kind === 'confirm') {
+          this.dialog.send({ type: 'OPENED', outcome, revision: this.host.view().revision });
+          return;
+        }
+        if (outcome.kind === 'answer') this.note({ kind: 'answer', text: outcome.text, query: outcome.query });
+        if (outcome.kind === 'said') this.note({ kind: 'said', text: action.text });
+        if (outcome.kind === 'refused') this.note({ kind: 'refused', code: outcome.code, via: 'line', change: outcome.change, deskEntries: this.since(before) });
+        return;
+      }
+      case 'confirm':
+      case 'cancel':
+        await this.answerDialog(action.do === 'confirm');
+        return;
+      case 'meanwhile-reserve': {
+        const outcome = await this.host.meanwhileReserve('marigold-french', 1);
+        this.note({ kind: 'meanwhile', what: 'reserve' });
+        if (outcome.kind === 'committed') this.note({ kind: 'committed', change: outcome.change, via: 'meanwhile' });
+        return;
+      }
+      case 'meanwhile-step-back':
+        this.host.stepBack();
+        return this.note({ kind: 'meanwhile', what: 'step-back' });
+      case 'step-back':
+        this.host.stepBack();
+        return this.note({ kind: 'navigated', entryId: this.host.view().leafId });
+      case 'corrupt-demo':
+        return void (await this.host.appendCorruptSnapshot());
+      case 'tool': {
+        const revisions = this.toolRevisions();
+        const fill = (value: unknown): unknown => (value === '$latest' ? (revisions.at(-1) ?? value) : value === '$previous' ? (revisions.at(-2) ?? value) : value);
+        await this.callTool(JSON.stringify(Object.fromEntries(Object.entries(action.args).map(([key, value]) => [key, fill(value)]))));
+        return;
+      }
+      case 'approve':
+      case 'deny': {
+        const pending = this.pendingApproval;
+        if (!pending) throw new Error('No approval prompt is waiting.');
+        this.pendingApproval = null;
+        const outcome = await this.host.answerApproval(pending.callId, action.do === 'approve');
+        this.note({ kind: 'tool', args: pending.args, outcome, deskEntries: this.since(before) });
+        return;
+      }
+      case 'policy':
+        this.host.setApprovalPolicy(action.value);
+        return this.note({ kind: 'policy', value: action.value });
+      case 'approval-mode':
+        this.host.setApprovalMode(action.value);
+        return this.note({ kind: 'approval-mode', value: action.value });
+      case 'interactive':
+        this.host.setInteractive(action.value);
+        return this.note({ kind: 'interactive', value: action.value });
+      case 'filter-journal':
+        return void (this.journalFilter = action.text);
+      case 'reopen': {
+        const { leafId: from, leafBehind: behind } = this.host.view();
+        await this.host.reopen();
+        this.note({ kind: 'reopened', from, to: this.host.view().leafId, behind });
+        return;
+      }
+      case 'branch-from':
+        return this.branchFrom({ by: 'text', text: action.text });
+      case 'branch-before-last-reservation':
+        return this.branchFrom({ by: 'before-last-reservation' });
+      case 'compare-with-other-branch': {
+        this.watches.watch({ topic: 'compare', other: { by: 'newest-off-branch' } }, this.host.core);
+        await this.sync();
+        if (this.compareMissing !== null) throw new Error(this.compareMissing);
+        return;
+      }
+      case 'try-other-revision': {
+        // As `SessionTree.tryOtherRevision`: only the agent's act carries a revision of its own choosing.
+        const { comparison } = await this.observed(this.nextSeq);
+        if (!comparison) throw new Error('Nothing is being compared.');
+        const revision = comparison.right.revision;
+        const outcome = await this.callTool(JSON.stringify({ op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: revision }));
+        if (outcome.kind === 'result' && outcome.details?.code) this.note({ kind: 'refused', code: outcome.details.code, via: 'compare', change: null, deskEntries: this.since(before) });
+        return;
+      }
+      case 'new-session':
+        await this.host.newSession();
+        this.note({ kind: 'new-session' });
+        return;
+      case 'twin-tab':
+        await this.twinTab();
+        return;
+      case 'fail-next-write':
+        this.host.injectFault('abort');
+        return;
+      case 'closing-answer':
+        this.note({ kind: 'closing-answer', value: action.value });
+        return;
+    }
+  }
+
+  /** A second host on the same database, standing before this tab's last reservation (as `runTwinTab`). */
+  private async twinTab(): Promise<void> {
+    await this.store.setLastSession(this.host.sessionId);
+    const twin = await PlaygroundHost.start(this.store, seededIdSource(4242 + dbCounter));
+    twin.onAppended = (sessionId, entries) => {
+      if (this.host.adoptForeign(sessionId, entries)) this.note({ kind: 'foreign-append' });
+    };
+    // Throws when the branch holds no reservation: every lesson that opens a twin tab has one.
+    twin.navigate({ by: 'before-last-reservation' });
+    // The other tab's human types the command and confirms its dialog (as `runTwinTab`).
+    let outcome: LineOutcome = await twin.runLine('/seeds reserve marigold-french 3');
+    if (outcome.kind === 'confirm') outcome = await twin.answerDialog(outcome.dialogId, true);
+    if (outcome.kind !== 'committed') throw new Error(`The twin tab could not reserve: ${JSON.stringify(outcome)}`);
+    this.note({ kind: 'committed', change: outcome.change, via: 'twin' });
+  }
+
+  /** The tree's "Branch from here": the worker finds the entry; the fact records where the leaf went. */
+  private branchFrom(target: EntryTarget): void {
+    this.host.navigate(target);
+    this.note({ kind: 'navigated', entryId: this.host.view().leafId });
+  }
+}
+
+export async function openPage(): Promise<SimulatedPage> {
+  const name = `lessons-test-${++dbCounter}`;
+  const store = await JournalStore.open(name);
+  opened.push({ store, name });
+  const host = await PlaygroundHost.start(store, seededIdSource(100 + dbCounter));
+  return new SimulatedPage(host, store);
+}

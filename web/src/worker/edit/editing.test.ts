@@ -1,0 +1,167 @@
+import 'fake-indexeddb/auto';
+/// <reference path="./extensionGraph.d.ts" />
+/**
+ * The learner's edited extension in the worker's host (issue 23), over a real JournalStore on
+ * fake-indexeddb: run it, see the guarantee it broke fail on the same journal, go back, survive a
+ * reload, keep the previous extension on a compile or load error, close a waiting dialog on swap.
+ * The compiler is esbuild-wasm in Node (the worker's is the same package in the browser) and the
+ * compiled module is imported from a data: URL (Node cannot import blob: URLs).
+ */
+import * as esbuild from 'esbuild-wasm';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { seededIdSource } from '$domain/ids';
+import type { LineOutcome } from '../../protocol/messages';
+import { freshDatabases } from '../databases.testkit';
+import { PlaygroundHost } from '../host';
+import { EDITED_KEY } from './editedKey';
+
+vi.mock('./compiler', async () => {
+  const graph = await import('virtual:extension-graph');
+  const npm = await import('virtual:extension-npm-bundle');
+  const { makeCompiler } = await import('./compileCore');
+  const node = await import('esbuild-wasm');
+  const compile = makeCompiler(node, graph);
+  return {
+    loadCompiler: () => Promise.resolve(),
+    compile: (edits: Record<string, string>, download = false) => compile(edits, download ? { kind: 'download', npm } : { kind: 'run' }),
+  };
+});
+
+vi.mock('./editedModule', async (importOriginal) => {
+  const real = await importOriginal<typeof import('./editedModule')>();
+  const importData = (code: string) => import(/* @vite-ignore */ `data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
+  return { ...real, loadFactory: (code: string) => real.loadFactory(code, importData) };
+});
+
+afterAll(() => esbuild.stop());
+
+const databases = freshDatabases('edit-test');
+const graph = await import('virtual:extension-graph');
+const COMMAND = 'extension/command.ts';
+const RE_READ = 'const second = judge(readDesk(ctx));';
+const NO_RE_READ = { [COMMAND]: (graph.files[COMMAND] ?? '').replace(RE_READ, 'const second = first;') };
+const progress = () => undefined;
+
+function dialogOf(outcome: LineOutcome): string {
+  if (outcome.kind !== 'confirm') throw new Error(`expected a dialog, got ${JSON.stringify(outcome)}`);
+  return outcome.dialogId;
+}
+
+/** The lesson's race: bean 2 asked, marigold 1 reserved meanwhile, then Confirm. */
+async function race(host: PlaygroundHost): Promise<LineOutcome> {
+  const dialog = dialogOf(await host.runLine('/seeds reserve bean-scarlet 2'));
+  await host.meanwhileReserve('marigold-french', 1);
+  return host.answerDialog(dialog, true);
+}
+
+const reserved = (host: PlaygroundHost, id: string) => host.view().rows.find((row) => row.id === id)?.reserved;
+
+describe('an edited extension in the host', () => {
+  it('runs in place of the shipped one on the same journal: without the re-read, the race commits a stale reservation; back to the shipped one, it is refused again', async () => {
+    const { host } = await databases.freshHost(23);
+    await host.runLine('/seeds query');
+    const entries = host.view().entryCount;
+    expect(host.view().extension).toBe('shipped');
+
+    const run = await host.runEdited(NO_RE_READ, progress);
+    expect(run).toMatchObject({ kind: 'running', extension: 'edited' });
+    const view = host.view();
+    expect(view.extension).toBe('edited');
+    expect(view.entryCount).toBe(entries);
+    // The new extension heard session_start and set its status on the same branch.
+    expect(view.status).toContain('Seed desk');
+    expect(host.events().map((item) => ('text' in item ? item.text : ''))).toContain('The host now runs your edited extension (seed-desk-edited.js) on this session.');
+
+    const stale = await race(host);
+    expect(stale.kind).toBe('committed');
+    expect(reserved(host, 'bean-scarlet')).toBe(2);
+    // The stale snapshot overwrote the meanwhile reservation: marigold is back to 0.
+    expect(reserved(host, 'marigold-french')).toBe(0);
+
+    await host.useShipped();
+    expect(host.view().extension).toBe('shipped');
+    const refused = await race(host);
+    expect(refused).toMatchObject({ kind: 'refused', code: 'stale-revision' });
+    expect(reserved(host, 'bean-scarlet')).toBe(2);
+  });
+
+  it('keeps the previous extension running when the edit does not compile, and says where', async () => {
+    const { host } = await databases.freshHost(24);
+    await host.runEdited(NO_RE_READ, progress);
+    const broken = { [COMMAND]: (graph.files[COMMAND] ?? '').replace(RE_READ, 'const second = judge(readDesk(ctx);') };
+    const run = await host.runEdited(broken, progress);
+    expect(run).toMatchObject({ kind: 'rejected', problems: [{ file: COMMAND, line: expect.any(Number), column: expect.any(Number), text: 'Expected ")" but found ";"' }] });
+    // Still the previous (edited) one: the race still goes through.
+    expect(host.view().extension).toBe('edited');
+    expect((await race(host)).kind).toBe('committed');
+  });
+
+  it('keeps the previous extension when the edited module throws while loading, and names the failure', async () => {
+    const { host } = await databases.freshHost(25);
+    const throwing = { 'extension/seed-desk.ts': `${graph.files['extension/seed-desk.ts'] ?? ''}\nthrow new Error('boom at load');\n` };
+    const run = await host.runEdited(throwing, progress);
+    expect(run).toMatchObject({ kind: 'rejected', problems: [{ file: null, text: expect.stringContaining('boom at load') }] });
+    expect(host.view().extension).toBe('shipped');
+    expect((await host.runLine('/seeds query')).kind).toBe('answer');
+  });
+
+  it('shows a handler that throws as the host shows an extension error', async () => {
+    const { host } = await databases.freshHost(26);
+    const throwing = { [COMMAND]: (graph.files[COMMAND] ?? '').replace('const command = parseSeedsArgs(args);', "throw new Error('my bug'); const command = parseSeedsArgs(args);") };
+    expect(await host.runEdited(throwing, progress)).toMatchObject({ kind: 'running' });
+    expect(await host.runLine('/seeds query')).toEqual({ kind: 'error', text: 'Extension "command:seeds" error: my bug' });
+  });
+
+  it('closes a dialog the replaced extension still waits on, says so, and an answer to it changes nothing', async () => {
+    const { host } = await databases.freshHost(27);
+    const dialog = dialogOf(await host.runLine('/seeds reserve basil-genovese 1'));
+    const entries = host.view().entryCount;
+    await host.runEdited(NO_RE_READ, progress);
+    expect(host.events().map((item) => ('text' in item ? item.text : ''))).toContain('The dialog "Reserve 1 basil-genovese?" was closed unanswered: the extension that asked it was replaced. Nothing was changed.');
+    expect(await host.answerDialog(dialog, true)).toMatchObject({ kind: 'failed' });
+    expect(host.view().entryCount).toBe(entries);
+  });
+
+  it('survives a reload: the stored version waits for the page, runs again from the stored code, and is kept (not run) after going back', async () => {
+    const { store } = await databases.freshHost(28).then(async ({ host, store }) => {
+      await host.runEdited(NO_RE_READ, progress);
+      return { store };
+    });
+    const stored = JSON.parse((await store.getMeta(EDITED_KEY)) ?? '{}') as { active: boolean; files: Record<string, string>; hash: string };
+    expect(stored).toMatchObject({ active: true, files: NO_RE_READ, hash: graph.hash });
+
+    const reloaded = await PlaygroundHost.start(store, seededIdSource(29));
+    await reloaded.finishOpening();
+    expect(reloaded.view()).toMatchObject({ extension: 'shipped', editedWaiting: true });
+    const phases: string[] = [];
+    expect(await reloaded.restoreEdited((phase) => phases.push(phase))).toEqual({ kind: 'running', extension: 'edited', compileMs: null });
+    expect(phases).toEqual(['load']);
+    expect(reloaded.view()).toMatchObject({ extension: 'edited', editedWaiting: false });
+    expect((await race(reloaded)).kind).toBe('committed');
+    expect(await reloaded.storedEdits()).toEqual({ files: NO_RE_READ, active: true });
+
+    await reloaded.useShipped();
+    expect(await reloaded.storedEdits()).toEqual({ files: NO_RE_READ, active: false });
+    const again = await PlaygroundHost.start(store, seededIdSource(30));
+    expect(again.view().editedWaiting).toBe(false);
+  });
+
+  it('compiles the stored files again when the shipped files changed since they were stored', async () => {
+    const { host, store } = await databases.freshHost(31);
+    await host.runEdited(NO_RE_READ, progress);
+    const stored = JSON.parse((await store.getMeta(EDITED_KEY)) ?? '{}') as Record<string, unknown>;
+    await store.setMeta(EDITED_KEY, JSON.stringify({ ...stored, hash: 'an-older-build', code: 'this is not JavaScript' }));
+    const reloaded = await PlaygroundHost.start(store, seededIdSource(32));
+    await reloaded.finishOpening();
+    expect(await reloaded.restoreEdited(progress)).toMatchObject({ kind: 'running', extension: 'edited', compileMs: expect.any(Number) });
+    expect(JSON.parse((await store.getMeta(EDITED_KEY)) ?? '{}')).toMatchObject({ hash: graph.hash, active: true });
+  });
+
+  it('downloads the edited version as one module, running none of it', async () => {
+    const { host } = await databases.freshHost(33);
+    const download = await host.downloadEdited(NO_RE_READ);
+    expect(download).toMatchObject({ kind: 'bundle', fileName: 'seed-desk-edited.js' });
+    if (download.kind === 'bundle') expect(download.code).toContain('const second = first');
+    expect(host.view().extension).toBe('shipped');
+  });
+});

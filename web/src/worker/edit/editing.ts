@@ -1,0 +1,145 @@
+import type { CompileProblem, EditRun, ExtensionKind } from '../../protocol/messages';
+import type { HostCore } from '../hostCore';
+import { ExtensionRuntime, type ExtensionFactory } from '../omp/extensionRuntime';
+import { DOWNLOAD_FILE } from './compileCore';
+import { EDITED_KEY } from './editedKey';
+
+/**
+ * The learner's edited extension in the worker's host (issue 23): compile, load, swap it in for
+ * the shipped one (the session goes on, on the same journal), keep it in the store's `meta` so a
+ * reload runs it again, and swap back. Loaded on the first of these requests, not with the worker.
+ * Every request here that runs the learner's code posts the progress phase `load` just before, so
+ * the page's watchdog times only the learner's code, never the compiler's download.
+ */
+
+/** How the host names the edited module in an extension error. */
+export const EDITED_PATH = 'seed-desk-edited.js';
+
+/** What `meta` keeps under EDITED_KEY, as JSON. */
+export interface StoredEdit {
+  readonly version: 1;
+  /** The learner's files that differ from the shipped ones: path → text. */
+  readonly files: Record<string, string>;
+  /** The compiled module, reused after a reload while `hash` is the graph's. */
+  readonly code: string;
+  readonly hash: string;
+  /** Run again after a reload; false after "Back to the shipped extension" or a stopped hang. */
+  readonly active: boolean;
+}
+
+type Progress = (phase: string, done: number, total: number) => void;
+
+/** Compiles the learner's files and runs them in place of the running extension; a compile error changes nothing. */
+export async function runEdited(core: HostCore, files: Readonly<Record<string, string>>, progress: Progress): Promise<EditRun> {
+  core.refuseWhileApprovalWaits('replace the extension');
+  const [{ compile, loadCompiler }, { graphHash }] = await Promise.all([import('./compiler'), import('./editedModule')]);
+  // Timed apart: the compiler's first download and start-up is not the compile.
+  await loadCompiler();
+  const started = performance.now();
+  const compiled = await compile(files);
+  const compileMs = Math.round(performance.now() - started);
+  if (!compiled.ok) return { kind: 'rejected', problems: compiled.problems };
+  progress('load', 0, 1);
+  const problem = await load(core, compiled.code);
+  if (problem) return { kind: 'rejected', problems: [problem] };
+  await store(core, { version: 1, files: { ...files }, code: compiled.code, hash: graphHash, active: true });
+  return { kind: 'running', extension: 'edited', compileMs };
+}
+
+/** After a reload: the stored edited version again (compiled again only when the shipped files changed since). */
+export async function restoreEdited(core: HostCore, progress: Progress): Promise<EditRun> {
+  core.editedWaiting = false;
+  const stored = await read(core);
+  if (!stored?.active || core.extensionKind === 'edited') return { kind: 'running', extension: core.extensionKind, compileMs: null };
+  const { graphHash } = await import('./editedModule');
+  let code = stored.code;
+  let compileMs: number | null = null;
+  if (stored.hash !== graphHash) {
+    const { compile, loadCompiler } = await import('./compiler');
+    await loadCompiler();
+    const started = performance.now();
+    const compiled = await compile(stored.files);
+    compileMs = Math.round(performance.now() - started);
+    if (!compiled.ok) return giveUp(core, stored, compiled.problems);
+    code = compiled.code;
+  }
+  progress('load', 0, 1);
+  const problem = await load(core, code);
+  if (problem) return giveUp(core, stored, [problem]);
+  if (code !== stored.code) await store(core, { ...stored, code, hash: graphHash });
+  return { kind: 'running', extension: 'edited', compileMs };
+}
+
+/** Back to the shipped extension; the stored edits stay (for the editor) but no longer run on reload. */
+export async function useShipped(core: HostCore, shipped: ExtensionFactory): Promise<void> {
+  core.refuseWhileApprovalWaits('replace the extension');
+  core.editedWaiting = false;
+  if (core.extensionKind === 'edited') swap(core, await ExtensionRuntime.load(shipped, core), 'shipped');
+  const stored = await read(core);
+  if (stored?.active) await store(core, { ...stored, active: false });
+}
+
+/** The stored edited files, for the editor after a reload. */
+export async function storedEdits(core: HostCore): Promise<{ files: Record<string, string>; active: boolean } | null> {
+  const stored = await read(core);
+  return stored ? { files: stored.files, active: stored.active } : null;
+}
+
+/** The learner's files as one self-contained ES module (zod bundled in); runs none of their code. */
+export async function downloadEdited(files: Readonly<Record<string, string>>): Promise<{ kind: 'bundle'; fileName: string; code: string } | { kind: 'rejected'; problems: CompileProblem[] }> {
+  const { compile } = await import('./compiler');
+  const compiled = await compile(files, true);
+  return compiled.ok ? { kind: 'bundle', fileName: DOWNLOAD_FILE, code: compiled.code } : { kind: 'rejected', problems: compiled.problems };
+}
+
+/** Imports and loads the compiled module; null when it now runs, else why it does not (nothing changed then). */
+async function load(core: HostCore, code: string): Promise<CompileProblem | null> {
+  let runtime: ExtensionRuntime;
+  try {
+    const { loadFactory } = await import('./editedModule');
+    runtime = await ExtensionRuntime.load(await loadFactory(code), core, EDITED_PATH);
+  } catch (error) {
+    return { file: null, line: 0, column: 0, text: `Your extension could not be loaded, so the previous one keeps running: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  swap(core, runtime, 'edited');
+  return null;
+}
+
+/**
+ * The host's extension replaced, as a reload of its extensions would: dialogs the old one still
+ * waits on are closed unanswered (its code never resumes, nothing is appended), the status line
+ * starts empty, and the new one hears `session_start` on the same journal.
+ */
+function swap(core: HostCore, runtime: ExtensionRuntime, kind: ExtensionKind): void {
+  for (const run of core.dialogs.values()) {
+    core.notify('warning', `The dialog "${run.dialog?.title ?? ''}" was closed unanswered: the extension that asked it was replaced. Nothing was changed.`);
+  }
+  core.dialogs.clear();
+  core.statuses.clear();
+  core.extensions = runtime;
+  core.extensionKind = kind;
+  core.notify('info', kind === 'edited' ? `The host now runs your edited extension (${EDITED_PATH}) on this session.` : 'The host runs the shipped extension (seed-desk.js) again.');
+  core.fire({ event: 'session_start' });
+}
+
+function giveUp(core: HostCore, stored: StoredEdit, problems: CompileProblem[]): Promise<EditRun> {
+  core.notify('warning', 'Your stored edited extension could not run again, so the shipped one runs; your edits are still in the editor.');
+  return store(core, { ...stored, active: false }).then(() => ({ kind: 'rejected', problems }));
+}
+
+async function read(core: HostCore): Promise<StoredEdit | null> {
+  const raw = await core.store.getMeta(EDITED_KEY);
+  if (raw === undefined) return null;
+  try {
+    const value = JSON.parse(raw) as Partial<StoredEdit>;
+    if (value.version !== 1 || typeof value.code !== 'string' || typeof value.hash !== 'string' || typeof value.files !== 'object' || value.files === null) return null;
+    const files = Object.fromEntries(Object.entries(value.files).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+    return { version: 1, files, code: value.code, hash: value.hash, active: value.active === true };
+  } catch {
+    return null;
+  }
+}
+
+function store(core: HostCore, edit: StoredEdit): Promise<void> {
+  return core.store.setMeta(EDITED_KEY, JSON.stringify(edit));
+}
