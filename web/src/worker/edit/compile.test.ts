@@ -80,7 +80,7 @@ describe('the virtual file system is the extension import graph', () => {
 
   it('holds every repository file the real build (build:extension, esbuild on disk) bundles, and every file the Code tab offers for editing', async () => {
     const result = await nativeBuild({ entryPoints: ['extension/seed-desk.ts'], bundle: true, format: 'esm', platform: 'neutral', mainFields: ['module', 'main'], write: false, metafile: true, logLevel: 'silent' });
-    const ownInputs = Object.keys(result.metafile.inputs).filter((input) => !input.startsWith('node_modules/'));
+    const ownInputs = Object.keys(result.metafile.inputs).filter((input) => !input.split('/').includes('node_modules'));
     expect(ownInputs.length).toBeGreaterThan(10);
     expect(paths).toEqual(expect.arrayContaining(ownInputs));
     // The rest are files only types are imported from: a learner who imports a value from one still finds it.
