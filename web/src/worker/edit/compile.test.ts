@@ -101,7 +101,8 @@ describe('the virtual file system is the extension import graph', () => {
   });
 });
 
-describe('compiling from the virtual file system', () => {
+// Each test builds with esbuild; on two busy cores a build can take several seconds.
+describe('compiling from the virtual file system', { timeout: 30_000 }, () => {
   it('bundles the shipped files with no npm code; loaded with the worker\'s own zod, it registers what the shipped extension registers', async () => {
     const code = codeOf(await compileExtension(esbuild, graph, {}, { kind: 'run' }));
     expect(code).not.toMatch(/^import\s/m);
