@@ -49,7 +49,7 @@ async function useLatestRevisionAndCall(page: Page, args: Record<string, unknown
   await page.getByRole('button', { name: 'Call seed_desk' }).click();
 }
 
-test('lesson 1, "Do it for me" and "Next step" through every step, ends with basil 6/2 and bean 5/0', async ({ page }) => {
+test('lesson 1, "Do it for me" and "Next step" through every step: the exercise ends with basil 6/2 and bean 5/0, a new session on the starting desk', async ({ page }) => {
   test.setTimeout(90_000);
   await openPlayground(page);
   await page.goto('/#/lesson/1/step/1');
@@ -59,11 +59,16 @@ test('lesson 1, "Do it for me" and "Next step" through every step, ends with bas
   for (let step = 1; step <= count; step++) {
     await page.getByRole('button', { name: 'Do it for me' }).click();
     await expect(checkpoint(page), `step ${step}`).toHaveText(REACHED, { timeout: 15_000 });
+    if (step === 5) {
+      await expect(page.getByRole('heading', { name: /Exercise: reserve two, cancel a release/ })).toBeVisible();
+      await expectDesk(page, 'basil-genovese', 6, 2);
+      await expectDesk(page, 'bean-scarlet', 5, 0);
+    }
     if (step < count) await page.getByRole('button', { name: 'Next step' }).click();
   }
-  await expect(page.getByRole('heading', { name: /Exercise: reserve two, cancel a release/ })).toBeVisible();
-  await expectDesk(page, 'basil-genovese', 6, 2);
-  await expectDesk(page, 'bean-scarlet', 5, 0);
+  await expect(page.getByRole('heading', { name: /Nothing but the journal/ })).toBeVisible();
+  await expectDesk(page, 'basil-genovese', 8, 0);
+  await expectDesk(page, 'marigold-french', 3, 0);
 });
 
 test('lesson 1 race: a tree move while the bean dialog waits makes Confirm stale; bean stays 0, basil is never written, no entry added', async ({ page }) => {
@@ -115,8 +120,8 @@ test('agent-disabled is met through seed_desk before the grant and after the rev
 });
 
 test('an excess release is refused through the tool and through /seeds, with insufficient-reservation and no new entry', async ({ page }) => {
-  test.setTimeout(90_000);
-  await prepareLesson(page, 2, 7);
+  test.setTimeout(150_000);
+  await prepareLesson(page, 2, 10);
   await expect(page.getByRole('heading', { name: /Give back more than you hold/ })).toBeVisible();
   const before = await seedDeskLines(page);
   await useLatestRevisionAndCall(page, { op: 'act', action: 'release', id: 'bean-scarlet', packets: 2 });
@@ -232,8 +237,8 @@ test('host approval as the host resolves it: "not set" and yolo by default; alwa
 });
 
 test('a lesson step shows the approval mode stopping a call the agent grant would allow', async ({ page }) => {
-  test.setTimeout(120_000);
-  await prepareLesson(page, 4, 7);
+  test.setTimeout(150_000);
+  await prepareLesson(page, 4, 8);
   await expect(page.getByRole('heading', { name: /Mode and grant are different gates/ })).toBeVisible();
   await page.getByRole('checkbox', { name: 'Interactive UI' }).check();
   await expect(page.getByRole('status', { name: 'Status line' })).toContainText('agent on');
@@ -266,6 +271,13 @@ test('persistence gate and presentation limits: each note has a step that shows 
   await expect(branch.getByRole('listitem').filter({ hasText: 'assistant' }).first()).not.toContainText('not sent to the model');
   await expect(checkpoint(page)).toHaveText(REACHED);
 
+  // No receipt, no power-loss promise: the step's own question.
+  await page.getByRole('button', { name: 'Next step' }).click();
+  await expect(page.getByRole('heading', { name: /Written, but not promised/ })).toBeVisible();
+  await page.getByRole('group', { name: 'Your answer' }).getByRole('button', { name: 'No', exact: true }).click();
+  await expect(page.getByRole('region', { name: 'Explanation' })).toContainText('no fsync');
+  await expect(checkpoint(page)).toHaveText(REACHED);
+
   // renderResult: presentation only; details may never reach the model.
   await page.getByRole('button', { name: 'Next step' }).click();
   await callTool(page, { op: 'inspect', id: 'marigold-french' });
@@ -287,8 +299,8 @@ test('persistence gate and presentation limits: each note has a step that shows 
 
 test('the closing question keeps its answer until Yes or No is picked, then explains in a region named "Explanation"', async ({ page }) => {
   await openPlayground(page);
-  await page.goto('/#/lesson/6/step/4');
-  await expect(page.getByRole('heading', { name: /^Step 4: The closing question/ })).toBeVisible();
+  await page.goto('/#/lesson/6/step/5');
+  await expect(page.getByRole('heading', { name: /^Step 5: The closing question/ })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Explanation' })).toHaveCount(0);
   await expect(page.locator('body')).not.toContainText('authoritative');
   await expect(page.getByRole('article', { name: /^Lesson 6/ })).not.toContainText(/\bNo\./);

@@ -18,6 +18,8 @@ export interface HostSessionManager {
   getSessionId(): string;
   /** Root to leaf, header excluded; `[]` when the leaf is null. */
   getBranch(fromId?: string): HostEntry[];
+  /** Every entry of the session in file order, all branches (the extension never needs it: see deskState.ts). */
+  getEntries(): HostEntry[];
 }
 
 export interface HostUI {

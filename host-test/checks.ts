@@ -18,6 +18,7 @@ import { checkSeedDeskArgs } from '../domain/tool/schema';
 import { deskRows, EMPTY_SNAPSHOT, type Snapshot } from '../domain/snapshot';
 import { readDesk } from '../extension/deskState';
 import { checkArguments, type JsonSchema } from '../web/src/worker/omp/argumentCheck';
+import { BREAK_REREAD_STEP, PLAYGROUND_RESULT, VARIANT_FILE, variantBuilt, type BreakItResult, type RaceResult } from './breakIt';
 import { openSession, persist, type ApprovalMode, type Harness, type HostToolResult, type UserPolicy } from './omp';
 import type { Checks } from './report';
 
@@ -744,5 +745,42 @@ async function newBehaviourChecks(checks: Checks, ctx: CheckContext): Promise<vo
     } finally {
       await h.close();
     }
+  });
+
+  await checks.run('break it: the extension without the re-read after the dialog commits the stale bean reservation in the real OMP too, as in the page', async () => {
+    if (!variantBuilt()) throw new Error(`no ${VARIANT_FILE}: the break-it lesson has no step ${BREAK_REREAD_STEP} with a prepared edit`);
+    const race = async (extensionFile?: string): Promise<RaceResult> => {
+      const h = await openSession({ dir: ctx.dir(`break-it-${extensionFile ? 'broken' : 'shipped'}`), ...(extensionFile ? { extensionFile } : {}) });
+      try {
+        await confirmed(h, '/seeds reserve basil-genovese 2');
+        const basil = h.deskEntries().at(-1)!;
+        h.answers = {
+          ...h.answers,
+          confirm: () => {
+            h.sm.branch(basil.parentId!);
+            return true;
+          },
+        };
+        await h.command('/seeds reserve bean-scarlet 2');
+        const outcome = lastOutcome(h);
+        const onBranch = h.sm.getBranch().filter((entry) => entry.type === 'custom' && entry['customType'] === 'seed-desk-state-v1');
+        return {
+          outcome: String(outcome['kind']),
+          code: typeof outcome['code'] === 'string' ? outcome['code'] : null,
+          desk: onBranch.at(-1)?.['data'] ?? null,
+          deskEntries: h.deskEntries().length,
+        };
+      } finally {
+        await h.close();
+      }
+    };
+    const real: BreakItResult = { shipped: await race(), broken: await race(VARIANT_FILE) };
+    assert.deepEqual(real.shipped, { outcome: 'refused', code: 'stale-revision', desk: null, deskEntries: 1 }, 'the shipped extension let the stale change through');
+    assert.equal(real.broken.outcome, 'committed', 'without the re-read the stale change was not committed');
+    // The decision taken on the basil branch lands whole on a branch that never held basil.
+    assert.deepEqual(real.broken.desk, snapshot(false, { 'basil-genovese': 2, 'bean-scarlet': 2 }));
+    const page = JSON.parse(readFileSync(PLAYGROUND_RESULT, 'utf8')) as BreakItResult;
+    assert.deepEqual(page, real, 'the page and the real host disagree on what breaks');
+    return 'shipped: refused stale-revision; without the re-read: committed bean-scarlet 2 on the moved branch, in both hosts';
   });
 }

@@ -22,6 +22,7 @@ const PAGE_ONLY: Partial<Record<LessonAction['do'], string>> = {
   'filter-journal': 'the Journal panel filter (reads the file, changes nothing)',
   'compare-with-other-branch': 'the Compare panel (reads two branches, changes nothing)',
   'closing-answer': "the closing question's answer (page state only)",
+  answer: "a step's own Yes/No question (page state only)",
 };
 
 /**
@@ -97,6 +98,15 @@ function translate(actions: readonly LessonAction[]): Translated {
         break;
       case 'corrupt-demo':
         steps.push({ corrupt: true });
+        break;
+      case 'corrupt-then-valid':
+        steps.push({ corrupt: 'then-valid' });
+        break;
+      case 'run-agent':
+        steps.push({ agent: action.agent, ...(action.calls !== undefined ? { calls: action.calls } : {}) });
+        break;
+      case 'continue-agent':
+        steps.push({ agentContinue: true });
         break;
       case 'policy':
         steps.push({ policy: action.value });

@@ -132,6 +132,13 @@ export function loadHost(): Promise<Loaded> {
   return loaded;
 }
 
+/** A built extension module's default export. */
+async function importFactory(file: string): Promise<ExtensionFactory> {
+  const module = (await import(file)) as { default?: unknown };
+  if (typeof module.default !== 'function') throw new Error(`${file} has no default export function`);
+  return module.default as ExtensionFactory;
+}
+
 let registry: Promise<unknown> | undefined;
 /** One model registry for every session of the run (each session would otherwise build one and probe local model servers). */
 function sharedRegistry(): Promise<unknown> {
@@ -184,6 +191,8 @@ export interface OpenOptions {
   discover?: boolean;
   /** Give the session pi-ai's mock model (it answers "ok"), so a turn that starts is seen, not refused for want of a model. */
   mockModel?: boolean;
+  /** Load this built module instead of extension/dist/seed-desk.js (a "Break it" variant). */
+  extensionFile?: string;
   /** More inline extensions, loaded after the seed desk. */
   extraExtensions?: ExtensionFactory[];
 }
@@ -275,7 +284,8 @@ function observed(factory: ExtensionFactory, runs: CommandRun[]): ExtensionFacto
 }
 
 export async function openSession(options: OpenOptions): Promise<Harness> {
-  const { sdk, runtime, EventBus, factory, mock } = await loadHost();
+  const { sdk, runtime, EventBus, factory: shipped, mock } = await loadHost();
+  const factory = options.extensionFile ? await importFactory(options.extensionFile) : shipped;
   const cwd = `${options.dir}/cwd`;
   const agentDir = `${options.dir}/agent`;
   const sessionsDir = `${options.dir}/sessions`;

@@ -15,17 +15,47 @@ import type { LineOutcome, ToolCallOutcome } from '../web/src/protocol/messages'
 import { PlaygroundHost } from '../web/src/worker/host';
 import { resolveTarget } from '../web/src/worker/projections';
 import { JournalStore } from '../web/src/worker/store';
+import { BREAK_REREAD_STEP, PLAYGROUND_RESULT, VARIANT_FILE, variantBuilt, type BreakItResult, type RaceResult } from './breakIt';
 import { lessonScripts } from './lessonScripts';
+import type { ExtensionFactory } from '../web/src/worker/omp/extensionRuntime';
 import { Checks } from './report';
-import { appendedName, describeStep, loadScripts, normalizeTrace, Revisions, Seen, type DeskView, type Meanwhile, type Move, type Outcome, type Said, type Script, type Step, type StepTrace, type ToolStep, type Trace } from './script';
+import type { AgentStepper } from '../domain/agents/stepper';
+import { appendedName, describeStep, driveAgent, loadScripts, normalizeTrace, Revisions, Seen, type DeskView, type Meanwhile, type Move, type Outcome, type Said, type Script, type Step, type StepTrace, type ToolStep, type Trace } from './script';
 import type { OpenedView } from './realScripts';
 
 const OUT = fileURLToPath(new URL('./out/diff', import.meta.url));
 let databases = 0;
 
-async function freshHost(seed: number): Promise<{ host: PlaygroundHost; store: JournalStore }> {
+async function freshHost(seed: number, extension?: ExtensionFactory): Promise<{ host: PlaygroundHost; store: JournalStore }> {
   const store = await JournalStore.open(`host-test-${process.pid}-${++databases}`);
-  return { host: await PlaygroundHost.start(store, seededIdSource(seed)), store };
+  return { host: await PlaygroundHost.start(store, seededIdSource(seed), extension ? { extension } : {}), store };
+}
+
+/** The "Break it" race (host-test/breakIt.ts) on the worker host, with the given extension. */
+async function breakItRace(seed: number, extension?: ExtensionFactory): Promise<RaceResult> {
+  const { host } = await freshHost(seed, extension);
+  const basil = await host.runLine('/seeds reserve basil-genovese 2');
+  if (basil.kind !== 'confirm') throw new Error(`break it: ${JSON.stringify(basil)}`);
+  await host.answerDialog(basil.dialogId, true);
+  const basilEntry = host.currentJournal().leafId;
+  const asked = await host.runLine('/seeds reserve bean-scarlet 2');
+  if (asked.kind !== 'confirm' || basilEntry === null) throw new Error(`break it: ${JSON.stringify(asked)}`);
+  host.moveLeaf(host.currentJournal().parentIdOf(basilEntry));
+  const answered = await host.answerDialog(asked.dialogId, true);
+  const journal = host.currentJournal();
+  return {
+    outcome: answered.kind,
+    code: answered.kind === 'refused' ? answered.code : null,
+    desk: journal.branch().filter(isSeedDeskEntry).at(-1)?.['data'] ?? null,
+    deskEntries: journal.entries().filter(isSeedDeskEntry).length,
+  };
+}
+
+async function runBreakIt(): Promise<void> {
+  if (!variantBuilt()) throw new Error(`no ${VARIANT_FILE}: the break-it lesson has no step ${BREAK_REREAD_STEP} with a prepared edit`);
+  const variant = (await import(VARIANT_FILE)) as { default: ExtensionFactory };
+  const result: BreakItResult = { shipped: await breakItRace(4001), broken: await breakItRace(4002, variant.default) };
+  writeFileSync(PLAYGROUND_RESULT, JSON.stringify(result, null, 2));
 }
 
 function deskView(host: PlaygroundHost): DeskView {
@@ -104,6 +134,7 @@ class PlaygroundRunner {
   readonly desks = new Seen();
   private readonly log: LogWatch;
   private twins = 0;
+  private agent: AgentStepper | null = null;
 
   constructor(
     private readonly host: PlaygroundHost,
@@ -185,8 +216,12 @@ class PlaygroundRunner {
     } else if ('move' in step) {
       this.move(step.move);
     } else if ('corrupt' in step) {
-      const line = await host.appendCorruptSnapshot();
+      const line = await host.appendCorruptSnapshot(step.corrupt === 'then-valid' ? 'valid' : undefined);
       pageOnly.push(`${line.kind}: ${line.text}`);
+    } else if ('agent' in step || 'agentContinue' in step) {
+      const run = await driveAgent(this.agent, step, (args) => this.tool({ tool: args }));
+      this.agent = run.agent;
+      outcome = run.outcome;
     } else if ('approval' in step) {
       host.setApprovalMode(step.approval.mode);
       host.setApprovalPolicy(step.approval.policy);
@@ -271,6 +306,12 @@ async function run(scripts: readonly Script[]): Promise<void> {
       failed++;
       console.error(`Playground side: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+  try {
+    await runBreakIt();
+  } catch (error) {
+    failed++;
+    console.error(`Playground side, break it: ${error instanceof Error ? error.message : String(error)}`);
   }
   console.log(`Playground side: ${scripts.length - failed} of ${scripts.length} scripts run on the worker host, traces and exports in host-test/out/diff/`);
   if (failed > 0) process.exitCode = 1;

@@ -9,7 +9,8 @@ import { readDesk } from '../extension/deskState';
 import type { ExtensionContext, HostEntry } from '../extension/host';
 import { openSession, persist, type ApprovalMode, type CommandRun, type Harness, type UserPolicy } from './omp';
 import type { Checks } from './report';
-import { appendedName, describeStep, normalizeTrace, Revisions, Seen, type DeskView, type Meanwhile, type Move, type Outcome, type Said, type Script, type Step, type StepTrace, type ToolStep } from './script';
+import type { AgentStepper } from '../domain/agents/stepper';
+import { appendedName, describeStep, driveAgent, normalizeTrace, Revisions, Seen, VALID_AFTER_CORRUPT, type DeskView, type Meanwhile, type Move, type Outcome, type Said, type Script, type Step, type StepTrace, type ToolStep } from './script';
 
 const DESK = 'seed-desk-state-v1';
 
@@ -61,6 +62,7 @@ class RealRunner {
   private mode: ApprovalMode = 'yolo';
   private policy: UserPolicy | null = null;
   private twins = 0;
+  private agent: AgentStepper | null = null;
 
   constructor(
     public h: Harness,
@@ -175,6 +177,11 @@ class RealRunner {
       await this.move(step.move);
     } else if ('corrupt' in step) {
       h.sm.appendCustomEntry(DESK, { version: 1, agentEnabled: false, quantities: { 'basil-genovese': 99 } });
+      if (step.corrupt === 'then-valid') h.sm.appendCustomEntry(DESK, structuredClone(VALID_AFTER_CORRUPT));
+    } else if ('agent' in step || 'agentContinue' in step) {
+      const run = await driveAgent(this.agent, step, (args) => this.tool({ tool: args }));
+      this.agent = run.agent;
+      outcome = run.outcome;
     } else if ('approval' in step) {
       this.setApproval(step.approval.mode, step.approval.policy);
     } else if ('policy' in step) {

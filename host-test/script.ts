@@ -8,6 +8,8 @@ import '../domain/zodSetup';
 import * as z from 'zod/mini';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { AgentObservation } from '../domain/agents/scriptedAgent';
+import { AgentStepper, createAgent } from '../domain/agents/stepper';
 
 const ApprovalModeSchema = z.enum(['always-ask', 'write', 'yolo']);
 const PolicySchema = z.enum(['allow', 'prompt', 'deny']);
@@ -50,8 +52,18 @@ export const StepSchema = z.union([
   /** Move the leaf to a remembered point (a session-tree move: the extension hears `session_tree`). */
   z.strictObject({ leaf: z.string() }),
   z.strictObject({ move: MoveSchema }),
-  /** Append an invalid snapshot (99 basil of 8) as a seed desk entry. */
-  z.strictObject({ corrupt: z.literal(true) }),
+  /**
+   * Append an invalid snapshot (99 basil of 8) as a seed desk entry; `then-valid`: then a valid one
+   * as its child (nothing reserved, agent off), the leaf on it.
+   */
+  z.strictObject({ corrupt: z.union([z.literal(true), z.literal('then-valid')]) }),
+  /**
+   * A scripted agent (domain/agents) started afresh, stepped `calls` times (to its end when absent);
+   * each call is a seed_desk call as a tool step makes it (approval approved).
+   */
+  z.strictObject({ agent: z.enum(['careful', 'careless']), calls: z.optional(z.number()) }),
+  /** The started agent's run goes on to its end. */
+  z.strictObject({ agentContinue: z.literal(true) }),
   /** `policy` null: no `tools.approval.seed_desk` entry at all. */
   z.strictObject({ approval: z.strictObject({ mode: ApprovalModeSchema, policy: z.nullable(PolicySchema) }) }),
   z.strictObject({ policy: z.nullable(PolicySchema) }),
@@ -98,6 +110,8 @@ export type Outcome =
    */
   | { readonly kind: 'command'; readonly result: string; readonly code?: string; readonly revision?: string; readonly change?: unknown }
   | { readonly kind: 'tool'; readonly prompt: string | null; readonly isError: boolean; readonly text: string; readonly details: unknown }
+  /** A scripted agent's calls in this step, and its summary once it has finished. */
+  | { readonly kind: 'agent'; readonly calls: readonly Outcome[]; readonly summary: string | null }
   | { readonly kind: 'none' };
 
 export interface DeskView {
@@ -147,6 +161,33 @@ export function appendedName(entry: { readonly type?: unknown; readonly [key: st
   if (type === 'custom') return `custom:${String(entry['customType'])}`;
   if (type === 'message') return `message:${String((entry['message'] as { role?: unknown } | undefined)?.role)}`;
   return type;
+}
+
+/** The valid snapshot `corrupt: "then-valid"` appends after the invalid one (web/src/worker/demos.ts). */
+export const VALID_AFTER_CORRUPT = { version: 1, agentEnabled: false, quantities: {} } as const;
+
+type AgentScriptStep = Extract<Step, { agent: unknown }> | Extract<Step, { agentContinue: unknown }>;
+
+/**
+ * Runs an `agent`/`agentContinue` step with `call` (the runner's own tool step): the same scripted
+ * agent, seeing only each call's result, as the page's Agents tab runs it. Returns the run, to
+ * continue later, and the step's outcome.
+ */
+export async function driveAgent(current: AgentStepper | null, step: AgentScriptStep, call: (args: Record<string, unknown>) => Promise<Outcome>): Promise<{ agent: AgentStepper; outcome: Outcome }> {
+  const agent = 'agent' in step ? new AgentStepper(createAgent(step.agent)) : current;
+  if (!agent) throw new Error('agentContinue: no agent has been started');
+  const calls: Outcome[] = [];
+  const observe = async (args: Record<string, unknown>): Promise<AgentObservation> => {
+    const outcome = await call(args);
+    calls.push(outcome);
+    if (outcome.kind !== 'tool') return { ok: false, isError: true, text: 'No result.' };
+    const details = outcome.details as AgentObservation['details'] | null;
+    if (outcome.isError || !details) return { ok: false, isError: true, text: outcome.text };
+    return { ok: details.ok, isError: false, text: outcome.text, details };
+  };
+  if ('agent' in step && step.calls !== undefined) for (let n = 0; n < step.calls; n++) await agent.step(observe);
+  else await agent.runToEnd(observe);
+  return { agent, outcome: { kind: 'agent', calls, summary: agent.summary } };
 }
 
 /** The revisions a script's placeholders name, kept the same way by both runners. */

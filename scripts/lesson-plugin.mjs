@@ -169,6 +169,8 @@ function checkStepNames(file, front, step, slug, regions) {
     if (!OUTLINE_NAMES.includes(name)) throw new LessonError(file, front.lineOf(['outline', index]), `nothing to outline called "${name}": known are ${OUTLINE_NAMES.join(', ')}`);
   });
   if (step.code && !regions.has(step.code.region)) throw new LessonError(file, front.lineOf(['code', 'region']), `no code region "${step.code.region}" (a "// #region <name>" marker in extension/ or the domain files the Code tab shows)`);
+  const answers = [...step.solution, ...step.wrong.flatMap((wrong) => wrong.try)].some((action) => action.do === 'answer');
+  if (answers && !step.question) throw new LessonError(file, front.lineOf(['solution']), 'an "answer" action answers the step\'s own question: give the step a "question:" (ask, answer, explain)');
 }
 
 /** The Code tab's region names, read from the marker comments (no highlighting needed). */

@@ -143,14 +143,8 @@ export const UI_ACTIONS: UiMapping = {
     await stepBack.click();
     await expectOutputBeyond(page, before);
   },
-  'corrupt-demo': async ({ page }) => {
-    await openTool(page, 'Refusals');
-    const button = page.getByRole('button', { name: 'Try it: corrupt-state' });
-    await button.click();
-    await expect(page.getByRole('region', { name: 'Refusal demo result' })).toContainText('corrupt-state');
-    // The demo buttons stay disabled while a demo runs.
-    await expect(button).toBeEnabled();
-  },
+  'corrupt-demo': async ({ page }) => refusalsDemo(page, 'Try it: corrupt-state'),
+  'corrupt-then-valid': async ({ page }) => refusalsDemo(page, 'Try it: a valid snapshot after a broken one'),
   tool: async (demo, { args }) => {
     const { page } = demo;
     await openTool(page, 'Tool call');
@@ -258,12 +252,48 @@ export const UI_ACTIONS: UiMapping = {
     // No visible answer: the worker takes requests in order, so the next write meets the fault.
     await fail.click();
   },
-  'closing-answer': async ({ page }, { value }) => {
-    const button = page.getByRole('group', { name: 'Your answer' }).getByRole('button', { name: value === 'yes' ? 'Yes' : 'No', exact: true });
-    await button.click();
-    await expect(button).toHaveAttribute('aria-pressed', 'true');
+  'closing-answer': async ({ page }, { value }) => answerYesNo(page, value),
+  answer: async ({ page }, { value }) => answerYesNo(page, value),
+  'run-agent': async (demo, { agent, calls }) => {
+    const { page } = demo;
+    await openTool(page, 'Agents');
+    await page.getByRole('combobox', { name: 'Scripted agent' }).selectOption(agent);
+    // Choosing the agent already in the list starts nothing new: "Reset agent" always does.
+    await page.getByRole('button', { name: 'Reset agent' }).click();
+    if (calls === undefined) return runAgentToEnd(demo);
+    const turns = page.getByRole('list', { name: 'Agent transcript' }).getByRole('listitem').filter({ hasText: /Step \d+\./ });
+    for (let call = 1; call <= calls; call++) {
+      await page.getByRole('button', { name: 'Step', exact: true }).click();
+      await expect(turns).toHaveCount(call);
+    }
+    await noteToolRevision(demo);
   },
+  'continue-agent': async (demo) => runAgentToEnd(demo),
 };
+
+/** A Refusals panel demo button, then its result region (the demo buttons stay disabled while one runs). */
+async function refusalsDemo(page: Page, name: string): Promise<void> {
+  await openTool(page, 'Refusals');
+  const button = page.getByRole('button', { name });
+  await button.click();
+  await expect(page.getByRole('region', { name: 'Refusal demo result' })).toContainText('corrupt-state');
+  await expect(button).toBeEnabled();
+}
+
+/** Yes or No under the step (its own question, or the closing question). */
+async function answerYesNo(page: Page, value: 'yes' | 'no'): Promise<void> {
+  const button = page.getByRole('group', { name: 'Your answer' }).getByRole('button', { name: value === 'yes' ? 'Yes' : 'No', exact: true });
+  await button.click();
+  await expect(button).toHaveAttribute('aria-pressed', 'true');
+}
+
+/** The Agents tab's "Run to end", until the agent's summary shows. */
+async function runAgentToEnd(demo: Demo): Promise<void> {
+  await openTool(demo.page, 'Agents');
+  await demo.page.getByRole('button', { name: 'Run to end' }).click();
+  await expect(demo.page.getByRole('note', { name: 'Agent summary' })).toBeVisible();
+  await noteToolRevision(demo);
+}
 
 /** Does one lesson action through the page. */
 export async function performInUi(demo: Demo, action: LessonAction): Promise<void> {
@@ -291,6 +321,10 @@ export function describeAction(action: LessonAction): string {
       return `Branch from the node showing "${action.text}"`;
     case 'closing-answer':
       return `Answer the closing question: ${action.value === 'yes' ? 'Yes' : 'No'}`;
+    case 'answer':
+      return `Answer the step's question: ${action.value === 'yes' ? 'Yes' : 'No'}`;
+    case 'run-agent':
+      return `Agents tab: the ${action.agent} agent, ${action.calls === undefined ? 'Run to end' : `Step ×${action.calls}`}`;
     default:
       return action.do;
   }

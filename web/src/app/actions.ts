@@ -1,6 +1,8 @@
 import { waitFor } from 'xstate';
 import type { LessonAction } from '../lessons/schema';
+import { agentRunnerOf } from './agentRunner.svelte';
 import { MEANWHILE_ITEM, STEP_BACK_PAST_INVALID, type Playground } from './playground.svelte';
+import { appendCorrupt } from './refusalDemos';
 
 const SETTLE_TIMEOUT = 10_000;
 
@@ -53,7 +55,8 @@ export async function perform(playground: Playground, action: LessonAction): Pro
       await playground.command.stepBack(STEP_BACK_PAST_INVALID, 'navigated');
       return;
     case 'corrupt-demo':
-      await playground.command.corruptDemo();
+    case 'corrupt-then-valid':
+      await appendCorrupt(playground, action.do === 'corrupt-then-valid');
       return;
     case 'tool':
       await playground.tool.call(JSON.stringify(fillPlaceholders(action.args, playground)), false);
@@ -102,6 +105,20 @@ export async function perform(playground: Playground, action: LessonAction): Pro
       return;
     case 'closing-answer':
       playground.closing.give(action.value);
+      return;
+    case 'answer':
+      playground.closing.answerQuestion(action.value);
+      return;
+    case 'run-agent': {
+      // As the Agents tab: choose the agent (a fresh run), then Step `calls` times, or Run to end.
+      const runner = agentRunnerOf(playground);
+      runner.choose(action.agent);
+      if (action.calls === undefined) await runner.runToEnd();
+      else for (let call = 0; call < action.calls; call++) await runner.step();
+      return;
+    }
+    case 'continue-agent':
+      await agentRunnerOf(playground).runToEnd();
       return;
   }
 }

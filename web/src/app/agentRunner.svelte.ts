@@ -1,7 +1,8 @@
 import { createCarefulAgent } from '$domain/agents/careful';
 import { createCarelessAgent } from '$domain/agents/careless';
-import type { AgentObservation, AgentStep, ScriptedAgent } from '$domain/agents/scriptedAgent';
+import type { AgentStep, ScriptedAgent } from '$domain/agents/scriptedAgent';
 import type { ToolCallOutcome } from '../protocol/messages';
+import { observeToolCall } from './agentObservation';
 import type { Playground } from './playground.svelte';
 
 export type AgentName = 'careful' | 'careless';
@@ -66,7 +67,7 @@ export class AgentRunner {
       }
       const outcome = await this.settle(await this.playground.tool.call(JSON.stringify(next.args), false));
       this.turns = [...this.turns, { index: this.turns.length + 1, thought: next.thought, args: next.args, outcome }];
-      this.pending = this.agent.next(observe(outcome));
+      this.pending = this.agent.next(observeToolCall(outcome));
       if (this.pending.kind === 'done') this.summary = this.pending.summary;
     } finally {
       this.running = false;
@@ -95,8 +96,14 @@ export class AgentRunner {
   }
 }
 
-function observe(outcome: ToolCallOutcome): AgentObservation {
-  if (outcome.kind !== 'result') return { ok: false, isError: true, text: outcome.kind === 'failed' ? outcome.text : 'No result.' };
-  if (outcome.isError || !outcome.details) return { ok: false, isError: true, text: outcome.text };
-  return { ok: outcome.details.ok, isError: false, text: outcome.text, details: outcome.details };
+const RUNNERS = new WeakMap<Playground, AgentRunner>();
+
+/** The page's one agent runner: the Agents tab shows it, and a lesson's "Do it for me" drives the same run. */
+export function agentRunnerOf(playground: Playground): AgentRunner {
+  let runner = RUNNERS.get(playground);
+  if (!runner) {
+    runner = new AgentRunner(playground);
+    RUNNERS.set(playground, runner);
+  }
+  return runner;
 }

@@ -3,9 +3,13 @@ import type { CommandLine } from './commandLine.svelte';
 import type { FactLog } from './facts.svelte';
 import { WorkerClient } from './workerClient';
 
-/** The last lesson's question, and the "other tab" it may need. */
+/** The last lesson's question, the steps' own Yes/No questions, and the "other tab" the last lesson may need. */
 export class ClosingQuestion {
   answer = $state<'yes' | 'no' | null>(null);
+  /** Answers to the steps' own questions (a step's `question:`), by step id. */
+  answers = $state.raw<Readonly<Record<string, 'yes' | 'no'>>>({});
+  /** The current step's id, which its question is known by (the tutorial sets it on every step change). */
+  asking = '';
 
   constructor(
     private readonly facts: FactLog,
@@ -15,6 +19,13 @@ export class ClosingQuestion {
   give(value: 'yes' | 'no'): void {
     this.answer = value;
     this.facts.note({ kind: 'closing-answer', value });
+  }
+
+  /** Answers the current step's own question. */
+  answerQuestion(value: 'yes' | 'no'): void {
+    const question = this.asking;
+    this.answers = { ...this.answers, [question]: value };
+    this.facts.note({ kind: 'question-answer', question, value });
   }
 
   /**

@@ -1,10 +1,8 @@
-import { fromPromise, type SnapshotFrom } from 'xstate';
-import { confirmationMachine } from '../machines/confirmation';
 import type { LineOutcome } from '../protocol/messages';
 import type { Connection } from './connection.svelte';
 import type { Desk } from './desk.svelte';
+import type { ConfirmationActor, ConfirmationSnapshot } from './dialogActors';
 import type { FactLog } from './facts.svelte';
-import { runActor } from './runActor';
 
 /** The race's "another action": a seed the race is not about, so the race leaves basil and bean alone. */
 export const MEANWHILE_ITEM = 'marigold-french';
@@ -37,31 +35,53 @@ function lineKind(outcome: LineOutcome): OutputLine['kind'] {
  * Every line is one `line` request to the worker's host, which runs it as OMP would (a message, or
  * an extension's command); when the extension asks `ctx.ui.confirm`, the answer is a dialog, and
  * Confirm or Cancel is one `answerDialog` request.
+ *
+ * The machine (and XState) is not in the first screen: its code loads when the first line runs,
+ * and its actor starts the first time the extension opens a dialog. Until then `dialog` is
+ * undefined, which the views read as the machine's initial state, idle.
  */
 export class CommandLine {
   output = $state.raw<OutputLine[]>([]);
-  dialog = $state.raw<SnapshotFrom<typeof confirmationMachine>>();
-  readonly confirmation;
+  dialog = $state.raw<ConfirmationSnapshot>();
   private seq = 0;
   /** Seed desk entries when the open dialog was requested, then when it was answered. */
   private dialogBefore = 0;
+  private actor: ConfirmationActor | undefined;
+  private actors: Promise<typeof import('./dialogActors')> | undefined;
 
   constructor(
     private readonly connection: Connection,
     private readonly desk: Desk,
     private readonly facts: FactLog,
-  ) {
-    this.confirmation = runActor(
-      confirmationMachine.provide({
-        actors: {
-          answer: fromPromise(({ input }) => this.connection.call({ type: 'answerDialog', dialogId: input.dialogId, confirmed: input.confirmed })),
-        },
-      }),
+  ) {}
+
+  /** The confirmation machine's actor: there once the extension has opened its first dialog (Confirm and Cancel come after that). */
+  get confirmation(): ConfirmationActor {
+    if (!this.actor) throw new Error('No confirmation dialog has opened yet.');
+    return this.actor;
+  }
+
+  /** The dialog machines' code, fetched once (again after a failed fetch). */
+  private loadActors(): Promise<typeof import('./dialogActors')> {
+    this.actors ??= import('./dialogActors').catch((error: unknown) => {
+      this.actors = undefined;
+      throw error;
+    });
+    return this.actors;
+  }
+
+  /** Starts the confirmation actor the first time a dialog opens. */
+  private async startConfirmation(): Promise<ConfirmationActor> {
+    if (this.actor) return this.actor;
+    const { startConfirmation } = await this.loadActors();
+    this.actor ??= startConfirmation(
+      (input) => this.connection.call({ type: 'answerDialog', dialogId: input.dialogId, confirmed: input.confirmed }),
       (snapshot, previous) => {
         this.dialog = snapshot;
         if (previous.value !== snapshot.value) this.reportDialog(snapshot);
       },
     );
+    return this.actor;
   }
 
   /** Runs what the learner typed. */
@@ -90,6 +110,8 @@ export class CommandLine {
       this.print('input', text);
     };
     const frame = requestAnimationFrame(echo);
+    // A line may open a dialog: its machine's code loads while the worker answers (once).
+    if (!this.actor) this.loadActors().catch(() => undefined);
     let result: LineOutcome;
     try {
       // The line as typed: the host hands a command the raw rest after the first space.
@@ -100,7 +122,16 @@ export class CommandLine {
     }
     if (result.kind === 'confirm') {
       if (result.text) this.print('info', result.text, this.saidByEdited(result));
-      this.confirmation.send({ type: 'OPENED', outcome: result, revision: this.desk.view?.revision ?? null });
+      // The revision as the page saw it when the extension asked, not once the machine has loaded.
+      const revision = this.desk.view?.revision ?? null;
+      let confirmation: ConfirmationActor;
+      try {
+        confirmation = await this.startConfirmation();
+      } catch (error) {
+        this.print('error', `The confirmation dialog could not load: ${error instanceof Error ? error.message : String(error)}`);
+        return;
+      }
+      confirmation.send({ type: 'OPENED', outcome: result, revision });
       return;
     }
     this.print(lineKind(result), result.text, this.saidByEdited(result));
@@ -109,14 +140,15 @@ export class CommandLine {
     if (result.kind === 'refused') this.facts.note({ kind: 'refused', code: result.code, via: 'line', change: result.change, deskEntries: this.countsSince(before) });
   }
 
+  /** Confirm in the open dialog (nothing before the first dialog: there is none to answer). */
   confirm(): void {
     this.dialogBefore = this.desk.seedDeskEntryCount;
-    this.confirmation.send({ type: 'CONFIRM' });
+    this.actor?.send({ type: 'CONFIRM' });
   }
 
   cancel(): void {
     this.dialogBefore = this.desk.seedDeskEntryCount;
-    this.confirmation.send({ type: 'CANCEL' });
+    this.actor?.send({ type: 'CANCEL' });
   }
 
   dialogIsBusy(): boolean {
@@ -169,7 +201,7 @@ export class CommandLine {
     return { before, after: this.desk.seedDeskEntryCount };
   }
 
-  private reportDialog(snapshot: SnapshotFrom<typeof confirmationMachine>): void {
+  private reportDialog(snapshot: ConfirmationSnapshot): void {
     const { result, change, title } = snapshot.context;
     // The dialog's answer is the extension's text (a failure is the host's or the worker's).
     const edited = this.desk.view?.extension === 'edited';

@@ -20,6 +20,16 @@ export interface RefusalDemo {
   readonly note: string | null;
 }
 
+/**
+ * The corrupt-state demo's entry: an invalid snapshot appended on purpose (with `validAfter`, a
+ * valid one after it, the leaf on the valid one). Noted as a fact for the lesson's checks.
+ */
+export async function appendCorrupt(playground: Playground, validAfter: boolean): Promise<void> {
+  const result = await playground.connection.call(validAfter ? { type: 'corruptDemo', then: 'valid' } : { type: 'corruptDemo' });
+  if (result.kind !== 'failed') playground.facts.note({ kind: 'corrupted', validAfter });
+  playground.command.print(result.kind === 'failed' ? 'failed' : 'info', result.text);
+}
+
 const counts = (view: HostView | null): Counts => ({ seedDeskEntries: view?.seedDeskEntryCount ?? 0, journalEntries: view?.entryCount ?? 0 });
 
 /** An old revision of this session that cannot be the current one (built by the domain's own rule). */
@@ -33,7 +43,7 @@ function staleRevision(view: HostView): string {
  * Reproduces one refusal from the current state through the same paths a learner uses (tool
  * panel, command line, a dialog's commit), and records the counts before and after.
  */
-export async function tryRefusal(playground: Playground, code: RefusalCode): Promise<RefusalDemo> {
+export async function tryRefusal(playground: Playground, code: RefusalCode, validAfter = false): Promise<RefusalDemo> {
   const view = playground.view;
   let before = counts(view);
   const attempts: string[] = [];
@@ -96,11 +106,13 @@ export async function tryRefusal(playground: Playground, code: RefusalCode): Pro
       await line(`/seeds release bean-scarlet ${(rowOf('bean-scarlet')?.reserved ?? 0) + 1}`);
       break;
     case 'corrupt-state':
-      await playground.command.corruptDemo();
-      // The demo's own invalid entry is the set-up; the counts cover the refused call only.
+      await appendCorrupt(playground, validAfter);
+      // The demo's own entries are the set-up; the counts cover the refused call only.
       before = counts(playground.view);
       await line('/seeds query');
-      note = 'This branch now holds an invalid snapshot. Use "Step back past the invalid entry" (or navigate to an earlier entry) to leave it.';
+      note = validAfter
+        ? 'This branch ends with a valid snapshot, but an invalid one sits before it, and the desk reads every one. Use "Step back past the invalid entry" twice (or navigate to an earlier entry) to leave it.'
+        : 'This branch now holds an invalid snapshot. Use "Step back past the invalid entry" (or navigate to an earlier entry) to leave it.';
       break;
     case 'ui-required':
       await line('/seeds reserve basil-genovese 1', true);

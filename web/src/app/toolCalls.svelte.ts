@@ -1,52 +1,84 @@
-import { fromPromise, type SnapshotFrom } from 'xstate';
-import { approvalMachine } from '../machines/approval';
 import type { ApprovalModeView, ApprovalPolicy, ToolCallOutcome } from '../protocol/messages';
 import type { Connection } from './connection.svelte';
 import type { Desk } from './desk.svelte';
+import type { ApprovalActor, ApprovalSnapshot } from './dialogActors';
 import type { FactLog } from './facts.svelte';
-import { runActor } from './runActor';
 
 /**
  * The seed_desk tool as a model would call it through the host (schema, approval, domain), the
  * host's approval prompt (its machine), and the host settings that decide it: the user policy,
  * the approval mode and whether a UI is attached.
+ *
+ * The approval machine (and XState) is not in the first screen: its code loads at the first call,
+ * and its actor starts the first time a call needs approval. Until then `approval` is undefined,
+ * which the views read as idle.
  */
 export class ToolCalls {
   /** The last seed_desk outcome, shown as text and details. */
   outcome = $state.raw<ToolCallOutcome | null>(null);
   /** The revision from the latest tool result: "use latest revision" fills it in; nothing refreshes it silently. */
   latestRevision = $state.raw<string | null>(null);
-  approval = $state.raw<SnapshotFrom<typeof approvalMachine>>();
-  readonly approvalActor;
+  approval = $state.raw<ApprovalSnapshot>();
   private pendingArgs = '';
   private pendingBefore = 0;
+  private actor: ApprovalActor | undefined;
+  private actors: Promise<typeof import('./dialogActors')> | undefined;
 
   constructor(
     private readonly connection: Connection,
     private readonly desk: Desk,
     private readonly facts: FactLog,
-  ) {
-    this.approvalActor = runActor(
-      approvalMachine.provide({
-        actors: { answer: fromPromise(({ input }) => this.connection.call({ type: 'answerApproval', callId: input.callId, approved: input.approved })) },
-      }),
+  ) {}
+
+  /** The approval machine's actor: there once a call has needed approval (answers come after that). */
+  get approvalActor(): ApprovalActor {
+    if (!this.actor) throw new Error('No tool call has asked for approval yet.');
+    return this.actor;
+  }
+
+  /** The dialog machines' code, fetched once (again after a failed fetch). */
+  private loadActors(): Promise<typeof import('./dialogActors')> {
+    this.actors ??= import('./dialogActors').catch((error: unknown) => {
+      this.actors = undefined;
+      throw error;
+    });
+    return this.actors;
+  }
+
+  /** Starts the approval actor the first time a call needs approval. */
+  private async startApproval(): Promise<ApprovalActor> {
+    if (this.actor) return this.actor;
+    const { startApproval } = await this.loadActors();
+    this.actor ??= startApproval(
+      (input) => this.connection.call({ type: 'answerApproval', callId: input.callId, approved: input.approved }),
       (snapshot, previous) => {
         this.approval = snapshot;
         const settledNow = previous.value !== 'idle' && snapshot.value === 'idle';
         if (settledNow && snapshot.context.outcome) this.show(snapshot.context.outcome);
       },
     );
+    return this.actor;
   }
 
   /** Calls seed_desk through the host. Returns the outcome it showed. */
   async call(args: string, skipSchema: boolean): Promise<ToolCallOutcome> {
     const before = this.desk.seedDeskEntryCount;
+    // A call may need approval: its machine's code loads while the worker answers (once).
+    if (!this.actor) this.loadActors().catch(() => undefined);
     const result = await this.connection.call({ type: 'toolCall', args, skipSchema });
     this.pendingArgs = args;
     this.pendingBefore = before;
     if (result.kind === 'approval') {
       this.outcome = result;
-      this.approvalActor.send({ type: 'ASK', callId: result.callId, prompt: result.prompt });
+      let approval: ApprovalActor;
+      try {
+        approval = await this.startApproval();
+      } catch (error) {
+        const failed: ToolCallOutcome = { kind: 'failed', text: `The approval prompt could not load: ${error instanceof Error ? error.message : String(error)}` };
+        this.outcome = failed;
+        return failed;
+      }
+      approval.send({ type: 'ASK', callId: result.callId, prompt: result.prompt });
       return result;
     }
     this.show(result);
@@ -57,7 +89,7 @@ export class ToolCalls {
   answerApproval(approved: boolean): void {
     // The call runs now, so "before" is the journal as it stands when the answer is given.
     this.pendingBefore = this.desk.seedDeskEntryCount;
-    this.approvalActor.send({ type: approved ? 'APPROVE' : 'DENY' });
+    this.actor?.send({ type: approved ? 'APPROVE' : 'DENY' });
   }
 
   /** `null`: no user policy for seed_desk, as in a host whose config names none. */

@@ -62,6 +62,7 @@ export class Tutorial {
     this.completed = loadProgress();
     // The address's lesson, not the first one: a step address fetches only the lesson it names.
     this.position = parseStepHash(location.hash) ?? { lesson: 0, step: 0 };
+    this.playground.closing.asking = this.stepId;
     void this.openLesson(this.position.lesson);
   }
 
@@ -126,6 +127,7 @@ export class Tutorial {
       branch: this.playground.conversation.items,
       events: this.playground.events.items,
       journalFilter: this.playground.journal.filter,
+      journalLines: this.playground.journal.lines,
       comparison: this.playground.tree.comparison,
     };
   }
@@ -155,6 +157,7 @@ export class Tutorial {
 
   goTo(position: Position): void {
     this.position = position;
+    this.playground.closing.asking = this.stepId;
     this.stepStart = this.playground.facts.nextSeq;
     this.runError = null;
     void this.openLesson(position.lesson);

@@ -33,7 +33,11 @@ export type Fact =
   | { readonly kind: 'interactive'; readonly value: boolean }
   | { readonly kind: 'policy'; readonly value: ApprovalPolicy | null }
   | { readonly kind: 'approval-mode'; readonly value: ApprovalModeView }
-  | { readonly kind: 'closing-answer'; readonly value: 'yes' | 'no' };
+  | { readonly kind: 'closing-answer'; readonly value: 'yes' | 'no' }
+  /** A step's own question answered (`question`: the step that asked it). */
+  | { readonly kind: 'question-answer'; readonly question: string; readonly value: 'yes' | 'no' }
+  /** The Refusals panel's invalid snapshot appended; `validAfter`: a valid one followed it. */
+  | { readonly kind: 'corrupted'; readonly validAfter: boolean };
 
 export type StampedFact = Fact & { readonly seq: number };
 
@@ -47,6 +51,8 @@ export interface Observed {
   /** The host's events and notifications, oldest first. */
   readonly events: readonly EventLogItem[];
   readonly journalFilter: string;
+  /** The Journal panel's lines for that filter (the session file's JSONL), as it shows them. */
+  readonly journalLines: readonly string[];
   readonly comparison: ComparisonView | null;
 }
 

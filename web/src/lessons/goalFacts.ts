@@ -1,39 +1,16 @@
 import { parseJsonObject } from '$domain/jsonObject';
-import type { DeskChange, ToolCallOutcome } from '../protocol/messages';
+import type { DeskChange } from '../protocol/messages';
 import type { DeskEntryCounts, Observed, StampedFact } from './facts';
 import type { ChangeMatch, Count, DialogMatch, OutcomeMatch, RevisionMatch, ToolMatch } from './goalSchema';
+import { deskDetails, dialogsOf, outcomeOf, outcomeOfTool, stoppedBy, type DialogFact, type OutcomeFact, type ToolFact } from './goalOutcomes';
+
+export { deskDetails, stoppedBy } from './goalOutcomes';
 
 /**
- * The facts since the step began, read once into three lists a goal condition matches against:
- * outcomes (what a line, a dialog, a call, a move… came to), tool calls, and dialogs (asked, and
- * how they were answered). A match is the earliest fact that fits; `as` names it for later parts.
+ * A goal condition matched against the facts since the step began (read into outcomes, tool
+ * calls and dialogs by `goalOutcomes.ts`). A match is the earliest fact that fits; `as` names it
+ * for later parts.
  */
-
-export interface OutcomeFact {
-  readonly seq: number;
-  readonly kind: OutcomeMatch['kind'];
-  readonly path: NonNullable<OutcomeMatch['path']> | null;
-  readonly code: string | null;
-  readonly change: DeskChange | null;
-  readonly entries: DeskEntryCounts | null;
-  readonly revision: string | null;
-  readonly rows: readonly string[] | null;
-  readonly leafMoved: boolean | null;
-  readonly behind: 'navigated' | 'another-tab' | null;
-}
-
-export interface ToolFact {
-  readonly seq: number;
-  readonly args: Record<string, unknown> | null;
-  readonly outcome: ToolCallOutcome;
-  readonly entries: DeskEntryCounts;
-}
-
-export interface DialogFact {
-  readonly seq: number;
-  readonly answered: 'confirm' | 'cancel' | 'none';
-  readonly about: DeskChange | null;
-}
 
 /** A fact a condition matched: what `as` binds, and what a reason's `{code}`, `{op}`… are filled from. */
 export interface Match {
@@ -57,90 +34,6 @@ export function changeMatches(match: ChangeMatch | undefined, change: DeskChange
   const item = match.reserve ?? match.release;
   if (change.action !== action || (item !== 'any' && change.id !== item)) return false;
   return match.packets === undefined || change.packets === match.packets;
-}
-
-function toolChange(args: Record<string, unknown> | null): DeskChange | null {
-  const action = args?.['action'];
-  if (args?.['op'] !== 'act' || (action !== 'reserve' && action !== 'release')) return null;
-  const packets = args['packets'];
-  return { kind: 'reservation', action, id: String(args['id']), packets: typeof packets === 'number' ? packets : String(packets) };
-}
-
-/** The desk's own answer to a call, or null when the host stopped it first. */
-export function deskDetails(call: ToolFact) {
-  const { outcome } = call;
-  return outcome.kind === 'result' && outcome.stage === 'domain' ? outcome.details : null;
-}
-
-export function stoppedBy(call: ToolFact): 'schema' | 'approval' | 'failed' | 'none' {
-  const { outcome } = call;
-  if (outcome.kind === 'failed') return 'failed';
-  if (outcome.kind === 'result' && outcome.stage === 'schema') return 'schema';
-  if (outcome.kind === 'approval' || (outcome.kind === 'result' && outcome.stage === 'approval' && outcome.isError)) return 'approval';
-  return 'none';
-}
-
-function outcomeOfTool(call: ToolFact): OutcomeFact | null {
-  const base = { seq: call.seq, path: 'tool' as const, entries: call.entries, rows: null, leafMoved: null, behind: null };
-  if (call.outcome.kind === 'failed') return { ...base, kind: 'failed', code: null, change: toolChange(call.args), revision: null };
-  const details = deskDetails(call);
-  if (!details) return null;
-  const revision = details.revision ?? null;
-  if (!details.ok) return { ...base, kind: 'refused', code: details.code ?? null, change: toolChange(call.args), revision };
-  const change = toolChange(call.args);
-  return change && details.scope === 'act' ? { ...base, kind: 'committed', code: null, change, revision } : null;
-}
-
-function outcomeOf(fact: StampedFact): OutcomeFact | null {
-  const base = { seq: fact.seq, path: null, code: null, change: null, entries: null, revision: null, rows: null, leafMoved: null, behind: null };
-  switch (fact.kind) {
-    case 'answer':
-      return { ...base, kind: 'answered', path: 'line', revision: fact.query.revision, rows: fact.query.rows.map((row) => row.id) };
-    case 'said':
-      return { ...base, kind: 'said', path: 'line' };
-    case 'cancelled':
-      return { ...base, kind: 'cancelled', path: 'dialog', change: fact.change };
-    case 'committed':
-      return { ...base, kind: 'committed', path: fact.via === 'twin' ? 'another-tab' : fact.via, change: fact.change };
-    case 'refused':
-      return { ...base, kind: 'refused', path: fact.via, code: fact.code, change: fact.change, entries: fact.deskEntries };
-    case 'storage-failed':
-      return { ...base, kind: 'failed', path: 'dialog' };
-    case 'meanwhile':
-      return { ...base, kind: 'meanwhile', path: 'meanwhile' };
-    case 'navigated':
-      return { ...base, kind: 'moved' };
-    case 'reopened':
-      return { ...base, kind: 'reopened', leafMoved: fact.from !== fact.to, behind: fact.behind === null ? null : fact.behind.navigated ? 'navigated' : 'another-tab' };
-    case 'new-session':
-      return { ...base, kind: 'new-session' };
-    case 'forked':
-      return { ...base, kind: 'forked' };
-    case 'foreign-append':
-      return { ...base, kind: 'from-another-tab', path: 'another-tab' };
-    default:
-      return null;
-  }
-}
-
-function dialogsOf(facts: readonly StampedFact[]): DialogFact[] {
-  const dialogs: { seq: number; answered: DialogFact['answered']; about: DeskChange | null }[] = [];
-  let open: (typeof dialogs)[number] | null = null;
-  for (const fact of facts) {
-    if (fact.kind === 'dialog-opened') {
-      open = { seq: fact.seq, answered: 'none', about: null };
-      dialogs.push(open);
-      continue;
-    }
-    if (!open) continue;
-    if (fact.kind === 'cancelled') open.answered = 'cancel';
-    else if ((fact.kind === 'committed' || fact.kind === 'refused') && fact.via === 'dialog') open.answered = 'confirm';
-    else if (fact.kind === 'storage-failed') open.answered = 'confirm';
-    else continue;
-    if (fact.kind !== 'storage-failed') open.about = fact.change;
-    open = null;
-  }
-  return dialogs;
 }
 
 const wroteMatches = (wrote: 'nothing' | 'something' | undefined, entries: DeskEntryCounts | null): boolean =>
@@ -210,6 +103,7 @@ export class StepFacts {
         rowsMatch(cond.rows, fact.rows) &&
         (cond.leafMoved === undefined || fact.leafMoved === cond.leafMoved) &&
         (cond.behind === undefined || fact.behind === cond.behind) &&
+        (cond.validAfter === undefined || fact.validAfter === cond.validAfter) &&
         this.placed(fact.seq, cond),
       cond,
       (fact) => ({ seq: fact.seq, revision: fact.revision, values: { code: fact.code ?? '', ...entryValues(fact.entries) } }),
@@ -232,7 +126,10 @@ export class StepFacts {
           (cond.stopped === undefined || stoppedBy(call) === cond.stopped) &&
           (cond.approval?.policy === undefined || approval?.policy === cond.approval.policy) &&
           (cond.approval?.source === undefined || approval?.source === cond.approval.source) &&
+          (cond.approval?.tier === undefined || approval?.tier === cond.approval.tier) &&
           this.revisionMatches(cond.revision, details?.revision ?? null) &&
+          (cond.revisionInText === undefined || revisionInText(call) === cond.revisionInText) &&
+          (cond.items === undefined || rowsMatch(cond.items, itemIds(call))) &&
           this.sentFrom(cond.expectedRevision, call) &&
           wroteMatches(cond.wrote, call.entries) &&
           this.placed(call.seq, cond)
@@ -263,6 +160,7 @@ export class StepFacts {
     const sent = call.args?.['expectedRevision'];
     if (typeof sent !== 'string') return false;
     const { view, comparison } = this.observed;
+    if (typeof from === 'object') return this.labels.get(from.sameAs)?.revision === sent;
     switch (from) {
       case 'queried':
         return this.tools.some((query) => query.seq < call.seq && query.args?.['op'] === 'query' && deskDetails(query)?.ok === true && deskDetails(query)?.revision === sent);
@@ -274,6 +172,19 @@ export class StepFacts {
         return sent === view.revision;
     }
   }
+}
+
+/** The text a model gets ends with `revision: <details.revision>`. */
+function revisionInText(call: ToolFact): boolean {
+  const { outcome } = call;
+  const revision = deskDetails(call)?.revision;
+  return outcome.kind === 'result' && revision !== undefined && outcome.text.trimEnd().split('\n').at(-1) === `revision: ${revision}`;
+}
+
+/** The ids a query's answer listed (`details.data.items`), or null when it listed none at all. */
+function itemIds(call: ToolFact): string[] | null {
+  const items = (deskDetails(call)?.data as { items?: unknown } | undefined)?.items;
+  return Array.isArray(items) ? items.map((item) => String((item as { id?: unknown }).id)) : null;
 }
 
 function rowsMatch(match: OutcomeMatch['rows'], rows: readonly string[] | null): boolean {

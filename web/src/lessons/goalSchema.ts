@@ -3,7 +3,7 @@ import '../../../domain/zodSetup.js';
 import * as z from 'zod/mini';
 import { FIXTURE_IDS } from '../../../domain/fixture.js';
 import { REFUSAL_CODES } from '../../../domain/refusal.js';
-import { APPROVAL_DECISIONS, APPROVAL_MODES } from '../protocol/hostFacts.js';
+import { APPROVAL_DECISIONS, APPROVAL_MODES, APPROVAL_TIERS } from '../protocol/hostFacts.js';
 
 /**
  * A step's goal, as data: an ordered list of parts, each one condition read from the facts since
@@ -48,7 +48,7 @@ const factPlacement = {
 /** Seed desk entries in the journal before and after the attempt: a refusal leaves them equal. */
 const Wrote = z.enum(['nothing', 'something']);
 
-export const OUTCOME_KINDS = ['answered', 'said', 'committed', 'cancelled', 'refused', 'failed', 'meanwhile', 'moved', 'reopened', 'new-session', 'forked', 'from-another-tab'] as const;
+export const OUTCOME_KINDS = ['answered', 'said', 'committed', 'cancelled', 'refused', 'failed', 'meanwhile', 'moved', 'reopened', 'new-session', 'forked', 'from-another-tab', 'corrupted'] as const;
 export const OUTCOME_PATHS = ['line', 'dialog', 'tool', 'compare', 'meanwhile', 'another-tab'] as const;
 
 const Outcome = z.strictObject({
@@ -65,6 +65,8 @@ const Outcome = z.strictObject({
   /** reopened: whether the reopen moved the leaf; why it stood off the last appended entry before. */
   leafMoved: z.optional(z.boolean()),
   behind: z.optional(z.enum(['navigated', 'another-tab'])),
+  /** corrupted: whether a valid snapshot was appended after the invalid one. */
+  validAfter: z.optional(z.boolean()),
   ...factPlacement,
 });
 export type OutcomeMatch = z.infer<typeof Outcome>;
@@ -80,11 +82,21 @@ const Tool = z.strictObject({
   /** Which gate stopped it before the desk: the host's schema check, its approval, a failed write; `none` = the desk answered. */
   stopped: z.optional(z.enum(['schema', 'approval', 'failed', 'none'])),
   /** How the host resolved approval for it. */
-  approval: z.optional(z.strictObject({ policy: z.optional(z.enum(APPROVAL_DECISIONS)), source: z.optional(z.enum(['tool', 'user', 'mode'])) })),
+  approval: z.optional(
+    z.strictObject({ policy: z.optional(z.enum(APPROVAL_DECISIONS)), source: z.optional(z.enum(['tool', 'user', 'mode'])), tier: z.optional(z.enum(APPROVAL_TIERS)) }),
+  ),
   /** The revision the result reports. */
   revision: z.optional(RevisionMatch),
-  /** Where the `expectedRevision` it sent came from: a query earlier in the step, an older revision of this session, the compared branch. */
-  expectedRevision: z.optional(z.enum(['queried', 'stale', 'other-branch', 'current'])),
+  /** A query's answer: `some` items, `none` (a family with no items), or exactly these ids (its `details.data.items`). */
+  items: z.optional(z.union([z.enum(['some', 'none']), z.array(Item)])),
+  /** The result's text ends with `revision: <the revision its details carry>` (what a model is sure to get). */
+  revisionInText: z.optional(z.boolean()),
+  /**
+   * Where the `expectedRevision` it sent came from: a query earlier in the step, an older revision
+   * of this session, the compared branch, the current one; `{ sameAs }`: the revision the fact an
+   * earlier part named reported.
+   */
+  expectedRevision: z.optional(z.union([z.enum(['queried', 'stale', 'other-branch', 'current']), z.strictObject({ sameAs: z.string() })])),
   wrote: z.optional(Wrote),
   ...factPlacement,
 });
@@ -99,17 +111,20 @@ const Dialog = z.strictObject({
 export type DialogMatch = z.infer<typeof Dialog>;
 
 const Numbers = z.strictObject({ reserved: z.optional(z.union([Count, z.literal('all')])), available: z.optional(Count) });
+/** Numbers per item (`every`: each item). */
+const DeskNumbers = z.partialRecord(z.union([Item, z.literal('every')]), Numbers);
 
 const State = {
   /** The desk's numbers now, per item (`every`: each item). */
-  desk: z.optional(z.partialRecord(z.union([Item, z.literal('every')]), Numbers)),
+  desk: z.optional(DeskNumbers),
   grant: z.optional(z.enum(['on', 'off'])),
   /** Where the leaf stands: off the last appended entry (transient) or not; at the session's root. */
   leaf: z.optional(z.strictObject({ transient: z.optional(z.boolean()), at: z.optional(z.literal('root')) })),
   /** The active branch: the entry the revision names, what follows it, which role comes first. */
   branch: z.optional(
     z.strictObject({
-      current: z.optional(z.strictObject({ role: z.optional(z.string()), sentToModel: z.optional(z.boolean()) })),
+      /** `newest`: the entry is the newest seed desk entry on the branch (the desk read the branch again after appending). */
+      current: z.optional(z.strictObject({ role: z.optional(z.string()), sentToModel: z.optional(z.boolean()), newest: z.optional(z.boolean()) })),
       nothingAfter: z.optional(z.array(z.string())),
       order: z.optional(z.tuple([z.string(), z.string()])),
     }),
@@ -132,14 +147,27 @@ const State = {
       filter: z.optional(z.union([z.literal('set'), z.strictObject({ contains: z.string() })])),
       hostFile: z.optional(z.enum(['written', 'not-written'])),
       writeFailure: z.optional(z.boolean()),
+      /** At least one line is shown, each a seed desk state entry whose data has exactly these keys. */
+      snapshotKeys: z.optional(z.array(z.string())),
     }),
   ),
   /** The newest host event on `channel` carries the current revision. */
   event: z.optional(z.strictObject({ channel: z.string(), revision: z.literal('current') })),
   status: z.optional(z.strictObject({ shows: z.literal('revision') })),
-  comparison: z.optional(z.strictObject({ shown: z.optional(z.boolean()), current: z.optional(z.boolean()), otherBranch: z.optional(z.boolean()) })),
+  /** The compare panel: shown, taken at the current revision, against another branch; `here`/`there`: each side's numbers. */
+  comparison: z.optional(
+    z.strictObject({
+      shown: z.optional(z.boolean()),
+      current: z.optional(z.boolean()),
+      otherBranch: z.optional(z.boolean()),
+      here: z.optional(DeskNumbers),
+      there: z.optional(DeskNumbers),
+    }),
+  ),
   /** The closing question's answer (the newest). */
   closing: z.optional(z.enum(['answered', 'yes', 'no'])),
+  /** The step's own question (its `question:`): answered at all, or with this answer (the newest in the step). */
+  question: z.optional(z.enum(['answered', 'yes', 'no'])),
   /** A named check (`namedChecks.ts`), only where arithmetic is the point. */
   check: z.optional(z.strictObject({ name: z.string(), item: z.optional(Item) })),
 };

@@ -1,4 +1,5 @@
 import { parseJsonObject } from '$domain/jsonObject';
+import { SEED_DESK_CUSTOM_TYPE } from '$domain/seedDeskType';
 import type { Observed } from './facts';
 import { countMatches, type Match } from './goalFacts';
 import type { Condition } from './goalSchema';
@@ -17,10 +18,13 @@ const deskEntriesOnBranch = (observed: Observed): number => observed.branch.filt
 /** The branch entry the revision names: the seed desk entry it was taken at. */
 const currentEntryIndex = (observed: Observed): number => observed.branch.findIndex((item) => item.role === 'seed-desk' && item.revision === observed.view.revision);
 
-function deskHolds(observed: Observed, desk: NonNullable<Condition['desk']>): boolean {
+type Row = { readonly id: string; readonly packets: number; readonly reserved: number; readonly available: number };
+
+/** Each item's numbers (`every`: each row) as the rows show them. */
+function rowsHold(all: readonly Row[], desk: NonNullable<Condition['desk']>): boolean {
   return Object.entries(desk).every(([id, numbers]) => {
     if (!numbers) return true;
-    const rows = id === 'every' ? observed.view.rows : observed.view.rows.filter((row) => row.id === id);
+    const rows = id === 'every' ? all : all.filter((row) => row.id === id);
     if (rows.length === 0) return false;
     return rows.every((row) => {
       const reserved = numbers.reserved === 'all' ? row.reserved === row.packets : numbers.reserved === undefined || countMatches(numbers.reserved, row.reserved);
@@ -36,6 +40,8 @@ function branchHolds(observed: Observed, branch: NonNullable<Condition['branch']
     const entry = items[index];
     if (!entry || (branch.current.role !== undefined && entry.role !== branch.current.role)) return false;
     if (branch.current.sentToModel !== undefined && entry.modelVisible !== branch.current.sentToModel) return false;
+    const newest = items.findLastIndex((item) => item.role === 'seed-desk') === index;
+    if (branch.current.newest !== undefined && newest !== branch.current.newest) return false;
   }
   if (branch.nothingAfter && index >= 0 && items.slice(index + 1).some((item) => branch.nothingAfter?.includes(item.role))) return false;
   if (branch.order) {
@@ -63,8 +69,22 @@ function approvalHolds(observed: Observed, approval: NonNullable<Condition['appr
   );
 }
 
+/** Every line shown is a seed desk state entry whose data has exactly `keys` (and at least one is shown). */
+function linesAreSnapshots(lines: readonly string[], keys: readonly string[]): boolean {
+  const wanted = [...keys].sort().join();
+  return (
+    lines.length > 0 &&
+    lines.every((line) => {
+      const entry = parseJsonObject(line);
+      const data = entry?.['data'];
+      return entry?.['customType'] === SEED_DESK_CUSTOM_TYPE && typeof data === 'object' && data !== null && Object.keys(data).sort().join() === wanted;
+    })
+  );
+}
+
 function journalHolds(observed: Observed, journal: NonNullable<Condition['journal']>): boolean {
-  const { filter, hostFile, writeFailure } = journal;
+  const { filter, hostFile, writeFailure, snapshotKeys } = journal;
+  if (snapshotKeys !== undefined && !linesAreSnapshots(observed.journalLines, snapshotKeys)) return false;
   if (filter === 'set' && observed.journalFilter.length === 0) return false;
   if (typeof filter === 'object' && !observed.journalFilter.includes(filter.contains)) return false;
   if (hostFile !== undefined && observed.view.hostFileWritten !== (hostFile === 'written')) return false;
@@ -81,7 +101,8 @@ function comparisonHolds(observed: Observed, wanted: NonNullable<Condition['comp
   const shown = comparison !== null;
   const current = shown && comparison.left.revision === view.revision;
   const otherBranch = shown && comparison.right.revision !== comparison.left.revision && comparison.forkPointId !== comparison.right.tipId;
-  return (wanted.shown === undefined || shown === wanted.shown) && (wanted.current === undefined || current === wanted.current) && (wanted.otherBranch === undefined || otherBranch === wanted.otherBranch);
+  const sides = (wanted.here === undefined || (shown && rowsHold(comparison.left.rows, wanted.here))) && (wanted.there === undefined || (shown && rowsHold(comparison.right.rows, wanted.there)));
+  return sides && (wanted.shown === undefined || shown === wanted.shown) && (wanted.current === undefined || current === wanted.current) && (wanted.otherBranch === undefined || otherBranch === wanted.otherBranch);
 }
 
 function closingHolds(observed: Observed, wanted: 'answered' | 'yes' | 'no'): boolean {
@@ -89,10 +110,15 @@ function closingHolds(observed: Observed, wanted: 'answered' | 'yes' | 'no'): bo
   return answer?.kind === 'closing-answer' && (wanted === 'answered' || answer.value === wanted);
 }
 
+function questionHolds(observed: Observed, wanted: 'answered' | 'yes' | 'no'): boolean {
+  const answer = observed.facts.filter((fact) => fact.kind === 'question-answer').at(-1);
+  return answer?.kind === 'question-answer' && (wanted === 'answered' || answer.value === wanted);
+}
+
 /** A condition about what the page shows now; null when it does not hold. */
 export function evaluateState(condition: Condition, observed: Observed): Match | null {
   const { view } = observed;
-  if (condition.desk) return deskHolds(observed, condition.desk) ? met() : null;
+  if (condition.desk) return rowsHold(view.rows, condition.desk) ? met() : null;
   if (condition.grant) return view.agentEnabled === (condition.grant === 'on') ? met() : null;
   if (condition.leaf) {
     const { transient, at } = condition.leaf;
@@ -107,6 +133,7 @@ export function evaluateState(condition: Condition, observed: Observed): Match |
   if (condition.status) return view.status.includes(view.revision) ? met() : null;
   if (condition.comparison) return comparisonHolds(observed, condition.comparison) ? met() : null;
   if (condition.closing) return closingHolds(observed, condition.closing) ? met() : null;
+  if (condition.question) return questionHolds(observed, condition.question) ? met() : null;
   if (condition.check) {
     const result = runNamedCheck(condition.check.name, observed, condition.check.item);
     return result.met ? met(result.values) : null;

@@ -37,6 +37,7 @@ const OUTCOME_WORDS: Readonly<Record<OutcomeMatch['kind'], string>> = {
   'new-session': 'a "New session"',
   forked: 'a fork of the session',
   'from-another-tab': 'an entry from another tab',
+  corrupted: 'an invalid snapshot from the Refusals panel',
 };
 
 function outcome(match: OutcomeMatch): string {
@@ -82,6 +83,7 @@ export function describeCondition(condition: Condition): string {
   if (condition.status) return 'the status line should show the current revision.';
   if (condition.comparison) return 'select an entry in the Session tree and press "Compare with selected".';
   if (condition.closing) return 'choose an answer to the question.';
+  if (condition.question) return 'answer the question below the step with Yes or No.';
   if (condition.check) return `the check "${condition.check.name}" does not hold yet.`;
   return 'do the step.';
 }

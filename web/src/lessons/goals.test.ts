@@ -50,6 +50,7 @@ function observe(parts: { view?: HostView; facts?: Fact[]; branch?: BranchItem[]
     branch: parts.branch ?? [],
     events: [],
     journalFilter: '',
+    journalLines: [],
     comparison: parts.comparison ?? null,
   };
 }
@@ -174,6 +175,31 @@ describe('the goal checker', () => {
     expect(checkGoal(g, observe({ comparison: comparison(3, 3) })).done).toBe(true);
     expect(checkGoal(g, observe({ comparison: comparison(0, 3) })).whyNot).toBe('Not yet: 0 and 3 of 3.');
     expect(checkGoal(goal([{ check: { name: 'no-such-check' } }]), observe({ comparison: comparison(3, 3) })).done).toBe(false);
+  });
+
+  it('reads what issue 22 part 4 added: a query\'s items, a revision sent as a named one, the text\'s revision, a step\'s question, the journal\'s lines', () => {
+    const query: Fact = { kind: 'tool', args: '{"op":"query","family":"bean"}', outcome: result({ text: `bean-scarlet: 5 available\nrevision: ${R1}`, details: { ok: true, scope: 'query', revision: R1, data: { items: [{ id: 'bean-scarlet' }] } } }), deskEntries: { before: 0, after: 0 } };
+    const act = (sent: string): Fact => ({ kind: 'tool', args: JSON.stringify({ op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: sent }), outcome: result({ details: { ok: true, scope: 'act', revision: R2 } }), deskEntries: { before: 1, after: 2 } });
+    expect(checkGoal(goal([{ tool: { op: 'query', items: ['bean-scarlet'], revisionInText: true } }]), observe({ facts: [query] })).done).toBe(true);
+    expect(checkGoal(goal([{ tool: { op: 'query', items: 'none' } }]), observe({ facts: [query] })).done).toBe(false);
+    const sameAs = goal([{ tool: { op: 'query' }, as: 'read' }, { tool: { op: 'act', ok: true, expectedRevision: { sameAs: 'read' } } }]);
+    expect(checkGoal(sameAs, observe({ facts: [query, act(R1)] })).done).toBe(true);
+    expect(checkGoal(sameAs, observe({ facts: [query, act(R0)] })).done).toBe(false);
+    const asked = goal([{ question: 'no', unmet: 'answer no.' }]);
+    expect(checkGoal(asked, observe({ facts: [{ kind: 'question-answer', question: 'q', value: 'no' }] })).done).toBe(true);
+    expect(checkGoal(asked, observe({ facts: [{ kind: 'question-answer', question: 'q', value: 'yes' }] })).whyNot).toBe('Not yet: answer no.');
+    const snapshots = goal([{ journal: { snapshotKeys: ['version', 'agentEnabled', 'quantities'] } }]);
+    const line = (data: unknown) => JSON.stringify({ type: 'custom', customType: 'seed-desk-state-v1', data });
+    const lines = (journalLines: string[]): Observed => ({ ...observe(), journalLines });
+    expect(checkGoal(snapshots, lines([line({ version: 1, agentEnabled: true, quantities: {} })])).done).toBe(true);
+    expect(checkGoal(snapshots, lines([line({ version: 1, agentEnabled: true, quantities: {}, revision: R1 })])).done).toBe(false);
+    expect(checkGoal(snapshots, lines([])).done).toBe(false);
+  });
+
+  it('says the step\'s own words about a gate before the generic host-stop reason', () => {
+    const schema: Fact = { kind: 'tool', args: '{"op":"act","packets":"two"}', outcome: result({ stage: 'schema', isError: true }), deskEntries: { before: 0, after: 0 } };
+    const g = goal([{ tool: { code: 'insufficient-availability' }, when: [{ tool: { stopped: 'schema', latest: true }, say: 'the schema stopped it, as it should.' }] }]);
+    expect(checkGoal(g, observe({ facts: [schema] })).whyNot).toBe('Not yet: the schema stopped it, as it should.');
   });
 
   it('refuses a part that names no condition, or two', () => {

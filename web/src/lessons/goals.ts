@@ -1,6 +1,6 @@
 import type { CheckResult, Observed } from './facts';
 import { stoppedBy, StepFacts, type Match } from './goalFacts';
-import type { Condition, Goal, GoalPart } from './goalSchema';
+import type { Condition, Goal, GoalPart, When } from './goalSchema';
 import { describeCondition, fillIn } from './goalWords';
 import { evaluateState } from './goalState';
 import { runNamedCheck } from './namedChecks';
@@ -10,7 +10,8 @@ import { runNamedCheck } from './namedChecks';
  * what the page observed. Parts are checked in order; the first unmet one is the "not yet"
  * reason, in the step's words where it gave any:
  *   1. a refusal that had to write nothing but did: the entries it wrote are named;
- *   2. a call the host stopped before the seed desk saw it, where the part wanted the desk's answer;
+ *   2. a call the host stopped before the seed desk saw it, where the part wanted the desk's answer
+ *      (unless one of the part's own `when` cases about that gate, `tool: { stopped }`, holds);
  *   3. the first of the part's `when` cases that holds (a likelier mistake);
  *   4. the part's `unmet` text, or a sentence made from the condition.
  * Loaded on demand, beside the current lesson: the first screen does not carry it.
@@ -43,7 +44,7 @@ function hostStopped(facts: StepFacts): string | null {
     case 'schema':
       return "the host's schema check rejected those arguments, so the seed desk never saw them — check the field names and types.";
     case 'approval':
-      return 'the host blocked that call before the seed desk saw it: look at "Host approval for seed_desk" and "Approval mode" in the Tool call tab, and at what this step asks of them.';
+      return 'the host blocked that call before the seed desk saw it, and that is the host\'s call to make, not one to loosen: compare "Host approval for seed_desk" and "Approval mode" with what this step asks, or press "Reset lesson" for the lesson\'s own settings.';
     default:
       return null;
   }
@@ -66,11 +67,15 @@ function reason(part: GoalPart, facts: StepFacts): string {
       );
     }
   }
-  if (wantsDeskAnswer(part)) {
-    const stopped = hostStopped(facts);
-    if (stopped) return stopped;
-  }
-  for (const when of part.when ?? []) {
+  // The step's own words about a gate come first; then the host's stop in general; then the other cases.
+  const aboutGate = (when: When): boolean => when.tool?.stopped !== undefined && when.tool.stopped !== 'none';
+  const cases = [...(part.when ?? []).filter(aboutGate), ...(wantsDeskAnswer(part) ? [null] : []), ...(part.when ?? []).filter((when) => !aboutGate(when))];
+  for (const when of cases) {
+    if (when === null) {
+      const stopped = hostStopped(facts);
+      if (stopped) return stopped;
+      continue;
+    }
     const match = evaluate(when, facts);
     if (match) return fillIn(when.say, observed, match.values);
   }
@@ -82,7 +87,9 @@ function reason(part: GoalPart, facts: StepFacts): string {
 export function checkGoal(goal: Goal, observed: Observed): CheckResult {
   // A corrupt branch has no desk to read: no part of any goal can be judged on it.
   if (observed.view.corrupt) {
-    return notYet(`this branch is corrupt (entry ${observed.view.corrupt.entryId}), so its desk cannot be read. Move to an earlier entry, or reset the lesson.`);
+    return notYet(
+      `this branch is corrupt (entry ${observed.view.corrupt.entryId}), so its desk cannot be read: every command and seed_desk call on it is refused with corrupt-state. Once the step has had you meet that refusal, move to an earlier entry (or reset the lesson).`,
+    );
   }
   const facts = new StepFacts(observed);
   for (const part of goal) {

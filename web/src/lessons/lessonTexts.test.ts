@@ -15,8 +15,8 @@ const TITLES = [
   'Two tabs, one question',
 ];
 
-/** The step ids as they were in lessons.ts: progress is stored by them. */
-const STEP_IDS = [
+/** The step ids as they were in lessons.ts: progress is stored by them, so every one stays, in this order. */
+const KEPT_STEP_IDS = [
   ['query-desk', 'cancel-before-commit', 'confirm-reservation', 'race-refused', 'basil-exercise'],
   ['act-before-grant', 'grant-agent', 'tool-discover', 'tool-query-inspect', 'careful-act', 'stale-reuse', 'tool-refusals', 'excess-release'],
   ['journal-filter', 'reopen-survives', 'plain-move-not-kept', 'rewind-before-reservation', 'sibling-reservation', 'written-branch-kept', 'sibling-token-refused', 'corrupt-branch', 'fresh-session'],
@@ -25,19 +25,42 @@ const STEP_IDS = [
   ['reserve-all-marigolds', 'other-tab-reserves', 'compare-overbooked', 'closing-answer'],
 ];
 
+/** Steps added since (issue 22, "every claim is taught"), each after the kept step it follows. */
+const ADDED_AFTER: Readonly<Record<string, string>> = {
+  'no-inventory-file': 'basil-exercise',
+  'query-by-family': 'tool-query-inspect',
+  'bad-quantities': 'tool-refusals',
+  'schema-then-domain': 'bad-quantities',
+  'message-keeps-revision': 'excess-release',
+  'grant-moves-revision': 'message-keeps-revision',
+  'refusal-then-requery': 'grant-moves-revision',
+  'corrupt-not-skipped': 'corrupt-branch',
+  'headless-policy-choice': 'headless-revoke-refused',
+  'no-durability-promise': 'append-no-receipt',
+  'no-gap-not-a-lock': 'compare-overbooked',
+};
+
 describe('lessons as content', () => {
-  it('has six lessons of three to nine steps, each with at least one wrong attempt per step', () => {
+  it('has six lessons of three to fourteen steps, each with at least one wrong attempt per step', () => {
     expect(LESSONS).toHaveLength(6);
     for (const lesson of LESSONS) {
       expect(lesson.steps.length, lesson.id).toBeGreaterThanOrEqual(3);
-      expect(lesson.steps.length, lesson.id).toBeLessThanOrEqual(9);
+      expect(lesson.steps.length, lesson.id).toBeLessThanOrEqual(14);
       for (const step of lesson.steps) expect(step.wrong.length, step.id).toBeGreaterThan(0);
     }
   });
 
   it('keeps every step id and lesson title the playground had before the lessons became markdown', () => {
     expect(LESSONS.map((lesson) => lesson.title)).toEqual(TITLES);
-    expect(LESSONS.map((lesson) => lesson.steps.map((step) => step.id))).toEqual(STEP_IDS);
+    const kept = LESSONS.map((lesson) => lesson.steps.map((step) => step.id).filter((id) => !Object.hasOwn(ADDED_AFTER, id)));
+    expect(kept).toEqual(KEPT_STEP_IDS);
+  });
+
+  it('places each added step right after the step it builds on', () => {
+    const ids = LESSONS.flatMap((lesson) => lesson.steps.map((step) => step.id));
+    const unknown = ids.filter((id) => !Object.hasOwn(ADDED_AFTER, id) && !KEPT_STEP_IDS.flat().includes(id));
+    expect(unknown, 'a step that is neither kept nor listed as added').toEqual([]);
+    for (const [added, after] of Object.entries(ADDED_AFTER)) expect(ids[ids.indexOf(added) - 1], added).toBe(after);
   });
 
   it('has unique lesson ids and unique step ids (progress is stored by step id)', () => {
@@ -95,6 +118,15 @@ describe('lessons as content', () => {
     'She does not want the tool to grant itself that authority.',
     'Seed Desk refuses both grant and revoke commands without UI.',
     'This also asks for confirmation and appends a new snapshot.',
+    'The extension does not write a separate inventory file.',
+    'That prevents JavaScript invocations from interleaving inside this small validation-and-append segment.',
+    'It is not a cross-process transaction or a durable database lock.',
+    'The schema can reject malformed inputs before the domain runs.',
+    'The domain also validates action, quantity and target.',
+    "That is the supplied stage's exact policy, not a general recommendation for all applications.",
+    'The current file session manager normally hands completed appends to the OS synchronously once persistence is materialized, but it does not provide a power-loss/fsync guarantee through this extension API.',
+    'A reservation or permission change does.',
+    'Return valid IDs, available/reserved quantities and a revision; optionally filter by exact family',
   ];
 
   const words = (text: string): string[] =>
@@ -108,7 +140,9 @@ describe('lessons as content', () => {
     LESSONS.flatMap((lesson) => [
       { where: `${lesson.id} title`, text: lesson.title },
       { where: `${lesson.id} summary`, text: lesson.summary },
-      ...lesson.steps.flatMap((step) => [step.title, step.instruction, step.why, step.expected].map((text) => ({ where: step.id, text }))),
+      ...lesson.steps.flatMap((step) =>
+        [step.title, step.instruction, step.why, step.expected, step.question?.ask ?? '', step.question?.explain ?? ''].map((text) => ({ where: step.id, text })),
+      ),
     ]);
 
   it('copies no sentence of the source lesson', () => {

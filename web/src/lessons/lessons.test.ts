@@ -63,13 +63,13 @@ describe('the refusal table, met in the lessons', () => {
 });
 
 describe('every step\'s solution ticks', () => {
-  it('lesson 1 ends where the lesson text ends: basil 6 available, 2 reserved; bean 5 available, 0 reserved', async () => {
+  it('lesson 1 ends where the lesson text ends: a new session on the starting desk, nothing carried over from the old one', async () => {
     const page = await openPage();
     await replay(page, LESSONS[0] as CompiledLesson);
     const { view } = await page.observed(page.nextSeq);
     const held = Object.fromEntries(view.rows.map((row) => [row.id, [row.available, row.reserved]]));
-    expect(held['basil-genovese']).toEqual([6, 2]);
-    expect(held['bean-scarlet']).toEqual([5, 0]);
+    expect(held).toEqual({ 'basil-genovese': [8, 0], 'bean-scarlet': [5, 0], 'marigold-french': [3, 0] });
+    expect(view.seedDeskEntryCount).toBe(0);
   });
 
   it('replays all six lessons in order in one playground', async () => {

@@ -26,6 +26,8 @@ export const LessonActionSchema = z.discriminatedUnion('do', [
   z.strictObject({ do: z.literal('step-back') }),
   /** The Refusals panel's demo entry: an invalid snapshot appended on purpose. */
   z.strictObject({ do: z.literal('corrupt-demo') }),
+  /** The same invalid snapshot, then a valid one after it (the leaf on the valid one). */
+  z.strictObject({ do: z.literal('corrupt-then-valid') }),
   z.strictObject({ do: z.literal('tool'), args: z.record(z.string(), z.unknown()) }),
   z.strictObject({ do: z.literal('approve') }),
   z.strictObject({ do: z.literal('deny') }),
@@ -46,6 +48,15 @@ export const LessonActionSchema = z.discriminatedUnion('do', [
   z.strictObject({ do: z.literal('twin-tab') }),
   z.strictObject({ do: z.literal('fail-next-write') }),
   z.strictObject({ do: z.literal('closing-answer'), value: z.enum(['yes', 'no']) }),
+  /** The step's own question (its `question:`), answered with Yes or No. */
+  z.strictObject({ do: z.literal('answer'), value: z.enum(['yes', 'no']) }),
+  /**
+   * The Agents tab: a scripted agent started afresh and stepped `calls` times (to its end when
+   * absent), each call through the same host path as the tool panel.
+   */
+  z.strictObject({ do: z.literal('run-agent'), agent: z.enum(['careful', 'careless']), calls: z.optional(z.int().check(z.positive())) }),
+  /** The Agents tab's "Run to end": the agent's run so far goes on to its end. */
+  z.strictObject({ do: z.literal('continue-agent') }),
 ]);
 export type LessonAction = z.infer<typeof LessonActionSchema>;
 
@@ -72,6 +83,8 @@ export const StepFrontmatterSchema = z.strictObject({
   outline: z._default(z.array(z.string()), []),
   /** The named region of the extension's source the step is about (`// #region <name>`); the Code tab opens on it. */
   code: z.optional(z.strictObject({ region: z.string() })),
+  /** A Yes/No question shown below the step (answered with the `answer` action); the explanation opens once answered. */
+  question: z.optional(z.strictObject({ ask: Text, answer: z.enum(['yes', 'no']), explain: Text })),
   /** What "Do it for me" does; replayed by the tests and the demos, it must tick. */
   solution: Actions.check(z.minLength(1)),
   wrong: z.array(WrongAttemptSchema).check(z.minLength(1, 'every step needs at least one wrong attempt that must not tick')),

@@ -1,14 +1,16 @@
 import 'fake-indexeddb/auto';
 import { createActor, fromPromise, waitFor, type SnapshotFrom } from 'xstate';
 import { seededIdSource } from '$domain/ids';
+import type { AgentStepper } from '$domain/agents/stepper';
 import { confirmationMachine } from '../machines/confirmation';
-import { ChangesSchema, type ComparisonView, type EntryTarget, type LineOutcome, type ToolCallOutcome } from '../protocol/messages';
+import { ChangesSchema, type ComparisonView, type EntryTarget, type ToolCallOutcome } from '../protocol/messages';
 import { PlaygroundHost } from '../worker/host';
 import { JournalStore } from '../worker/store';
 import { Watches } from '../worker/watches';
 import type { CheckResult, Fact, Observed, StampedFact } from './facts';
 import { checkGoal } from './goals';
 import type { CompiledStep, LessonAction } from './schema';
+import { fillRevisions, runAgent, twinTabReserves } from './simulatedTabs.testkit';
 
 /**
  * The page, reduced to what the tutorial sees, over the real worker host (worker logic on
@@ -52,6 +54,9 @@ export class SimulatedPage {
   private comparison: ComparisonView | null = null;
   private compareMissing: string | null = null;
   private journalFilter = '';
+  private journalLines: string[] = [];
+  /** The Agents tab's run (`run-agent`, `continue-agent`). */
+  private agent: AgentStepper | null = null;
 
   constructor(
     private readonly host: PlaygroundHost,
@@ -119,28 +124,20 @@ export class SimulatedPage {
       branch: this.host.branch(),
       events: this.host.events(),
       journalFilter: this.journalFilter,
+      journalLines: this.journalLines,
       comparison: this.comparison,
     };
   }
 
-  /** What the worker sends after a request, as the page folds it in (here only the comparison matters). */
+  /** What the worker sends after a request, as the page folds it in (the comparison and the Journal panel's lines). */
   private async sync(): Promise<void> {
     const changes = ChangesSchema.parse(await this.watches.changes(this.host.core));
     for (const update of changes.updates) {
+      if (update.topic === 'journal') this.journalLines = update.mode === 'append' ? [...this.journalLines, ...update.lines] : update.lines;
       if (update.topic !== 'compare') continue;
       this.comparison = update.comparison;
       this.compareMissing = update.missing;
     }
-  }
-
-  private toolRevisions(): string[] {
-    const revisions: string[] = [];
-    for (const fact of this.facts) {
-      if (fact.kind !== 'tool' || fact.outcome.kind !== 'result') continue;
-      const revision = fact.outcome.details?.revision;
-      if (revision && revisions.at(-1) !== revision) revisions.push(revision);
-    }
-    return revisions;
   }
 
   private deskEntries(): number {
@@ -197,13 +194,14 @@ export class SimulatedPage {
         this.host.stepBack();
         return this.note({ kind: 'navigated', entryId: this.host.view().leafId });
       case 'corrupt-demo':
-        return void (await this.host.appendCorruptSnapshot());
-      case 'tool': {
-        const revisions = this.toolRevisions();
-        const fill = (value: unknown): unknown => (value === '$latest' ? (revisions.at(-1) ?? value) : value === '$previous' ? (revisions.at(-2) ?? value) : value);
-        await this.callTool(JSON.stringify(Object.fromEntries(Object.entries(action.args).map(([key, value]) => [key, fill(value)]))));
+      case 'corrupt-then-valid': {
+        const validAfter = action.do === 'corrupt-then-valid';
+        const outcome = await this.host.appendCorruptSnapshot(validAfter ? 'valid' : undefined);
+        if (outcome.kind !== 'failed') this.note({ kind: 'corrupted', validAfter });
         return;
       }
+      case 'tool':
+        return void (await this.callTool(JSON.stringify(fillRevisions(this.facts, action.args))));
       case 'approve':
       case 'deny': {
         const pending = this.pendingApproval;
@@ -223,7 +221,8 @@ export class SimulatedPage {
         this.host.setInteractive(action.value);
         return this.note({ kind: 'interactive', value: action.value });
       case 'filter-journal':
-        return void (this.journalFilter = action.text);
+        this.journalFilter = action.text;
+        return this.watches.watch({ topic: 'journal', filter: action.text }, this.host.core);
       case 'reopen': {
         const { leafId: from, leafBehind: behind } = this.host.view();
         await this.host.reopen();
@@ -254,31 +253,19 @@ export class SimulatedPage {
         this.note({ kind: 'new-session' });
         return;
       case 'twin-tab':
-        await this.twinTab();
-        return;
+        return twinTabReserves(this.host, this.store, 4242 + dbCounter, (fact) => this.note(fact));
       case 'fail-next-write':
         this.host.injectFault('abort');
         return;
       case 'closing-answer':
-        this.note({ kind: 'closing-answer', value: action.value });
+        return this.note({ kind: 'closing-answer', value: action.value });
+      case 'answer':
+        return this.note({ kind: 'question-answer', question: '(this step)', value: action.value });
+      case 'run-agent':
+      case 'continue-agent':
+        this.agent = await runAgent(this.agent, action, (args) => this.callTool(args));
         return;
     }
-  }
-
-  /** A second host on the same database, standing before this tab's last reservation (as `runTwinTab`). */
-  private async twinTab(): Promise<void> {
-    await this.store.setLastSession(this.host.sessionId);
-    const twin = await PlaygroundHost.start(this.store, seededIdSource(4242 + dbCounter));
-    twin.onAppended = (sessionId, entries) => {
-      if (this.host.adoptForeign(sessionId, entries)) this.note({ kind: 'foreign-append' });
-    };
-    // Throws when the branch holds no reservation: every lesson that opens a twin tab has one.
-    twin.navigate({ by: 'before-last-reservation' });
-    // The other tab's human types the command and confirms its dialog (as `runTwinTab`).
-    let outcome: LineOutcome = await twin.runLine('/seeds reserve marigold-french 3');
-    if (outcome.kind === 'confirm') outcome = await twin.answerDialog(outcome.dialogId, true);
-    if (outcome.kind !== 'committed') throw new Error(`The twin tab could not reserve: ${JSON.stringify(outcome)}`);
-    this.note({ kind: 'committed', change: outcome.change, via: 'twin' });
   }
 
   /** The tree's "Branch from here": the worker finds the entry; the fact records where the leaf went. */

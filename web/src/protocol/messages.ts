@@ -295,7 +295,8 @@ export const RequestBodySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('answerApproval'), callId: z.string(), approved: z.boolean() }),
   z.object({ type: z.literal('setApprovalPolicy'), policy: z.nullable(ApprovalPolicySchema) }),
   z.object({ type: z.literal('setApprovalMode'), mode: ApprovalModeSchema }),
-  z.object({ type: z.literal('corruptDemo') }),
+  /** `then: 'valid'`: a valid snapshot appended after the invalid one (the leaf on it). */
+  z.object({ type: z.literal('corruptDemo'), then: z.optional(z.literal('valid')) }),
   /** The page's answer to the dialog the extension asked (`confirm` outcome). */
   z.object({ type: z.literal('answerDialog'), dialogId: z.string(), confirmed: z.boolean() }),
   z.object({ type: z.literal('meanwhileReserve'), id: z.string(), packets: z.number() }),

@@ -114,8 +114,8 @@ export class PlaygroundHost {
     return demos.meanwhileReserve(this.core, id, packets);
   }
 
-  appendCorruptSnapshot(): Promise<LineOutcome> {
-    return demos.appendCorruptSnapshot(this.core);
+  appendCorruptSnapshot(then?: 'valid'): Promise<LineOutcome> {
+    return demos.appendCorruptSnapshot(this.core, then);
   }
 
   setApprovalPolicy(policy: ApprovalPolicy | null): void {

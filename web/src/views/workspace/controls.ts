@@ -45,6 +45,9 @@ export const CONTROLS = {
   'corrupt-demo': { label: '"Try it: corrupt-state"', region: 'tools', tab: 'refusals', selector: 'button', text: 'Try it: corrupt-state' },
   'new-session': { label: '"New session"', region: 'tools', tab: 'sessions', selector: 'button', text: 'New session' },
   'closing-question': { label: 'the closing question', region: 'lesson', selector: '[aria-labelledby="closing-heading"]' },
+  'step-question': { label: 'the question below the step', region: 'lesson', selector: '[aria-labelledby="step-question-heading"]' },
+  'agent-run': { label: 'the scripted agent\'s Step and "Run to end"', region: 'tools', tab: 'agents', selector: '[aria-labelledby="agents-heading"]' },
+  'corrupt-then-valid': { label: '"Try it: a valid snapshot after a broken one"', region: 'tools', tab: 'refusals', selector: 'button', text: 'Try it: a valid snapshot after a broken one' },
 } as const satisfies Record<string, Control>;
 
 export type ControlId = keyof typeof CONTROLS;

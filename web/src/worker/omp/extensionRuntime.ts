@@ -143,6 +143,7 @@ export class ExtensionRuntime {
       sessionManager: {
         getSessionId: () => host.currentJournal().sessionId,
         getBranch: (fromId?: string) => branchOf(host.currentJournal(), fromId),
+        getEntries: () => [...host.currentJournal().entries()] as HostEntry[],
       },
     };
   }

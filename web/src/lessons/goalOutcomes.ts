@@ -1,0 +1,124 @@
+import type { DeskChange, ToolCallOutcome } from '../protocol/messages';
+import type { DeskEntryCounts, StampedFact } from './facts';
+import type { OutcomeMatch } from './goalSchema';
+
+/**
+ * The facts since the step began, read into the three lists a goal condition matches against:
+ * outcomes (what a line, a dialog, a call, a move… came to), tool calls, and dialogs (asked, and
+ * how they were answered). `goalFacts.ts` matches conditions against them.
+ */
+
+export interface OutcomeFact {
+  readonly seq: number;
+  readonly kind: OutcomeMatch['kind'];
+  readonly path: NonNullable<OutcomeMatch['path']> | null;
+  readonly code: string | null;
+  readonly change: DeskChange | null;
+  readonly entries: DeskEntryCounts | null;
+  readonly revision: string | null;
+  readonly rows: readonly string[] | null;
+  readonly leafMoved: boolean | null;
+  readonly behind: 'navigated' | 'another-tab' | null;
+  readonly validAfter: boolean | null;
+}
+
+export interface ToolFact {
+  readonly seq: number;
+  readonly args: Record<string, unknown> | null;
+  readonly outcome: ToolCallOutcome;
+  readonly entries: DeskEntryCounts;
+}
+
+export interface DialogFact {
+  readonly seq: number;
+  readonly answered: 'confirm' | 'cancel' | 'none';
+  readonly about: DeskChange | null;
+}
+
+function toolChange(args: Record<string, unknown> | null): DeskChange | null {
+  const action = args?.['action'];
+  if (args?.['op'] !== 'act' || (action !== 'reserve' && action !== 'release')) return null;
+  const packets = args['packets'];
+  return { kind: 'reservation', action, id: String(args['id']), packets: typeof packets === 'number' ? packets : String(packets) };
+}
+
+/** The desk's own answer to a call, or null when the host stopped it first. */
+export function deskDetails(call: ToolFact) {
+  const { outcome } = call;
+  return outcome.kind === 'result' && outcome.stage === 'domain' ? outcome.details : null;
+}
+
+export function stoppedBy(call: ToolFact): 'schema' | 'approval' | 'failed' | 'none' {
+  const { outcome } = call;
+  if (outcome.kind === 'failed') return 'failed';
+  if (outcome.kind === 'result' && outcome.stage === 'schema') return 'schema';
+  if (outcome.kind === 'approval' || (outcome.kind === 'result' && outcome.stage === 'approval' && outcome.isError)) return 'approval';
+  return 'none';
+}
+
+const NOTHING = { rows: null, leafMoved: null, behind: null, validAfter: null } as const;
+
+export function outcomeOfTool(call: ToolFact): OutcomeFact | null {
+  const base = { ...NOTHING, seq: call.seq, path: 'tool' as const, entries: call.entries };
+  if (call.outcome.kind === 'failed') return { ...base, kind: 'failed', code: null, change: toolChange(call.args), revision: null };
+  const details = deskDetails(call);
+  if (!details) return null;
+  const revision = details.revision ?? null;
+  if (!details.ok) return { ...base, kind: 'refused', code: details.code ?? null, change: toolChange(call.args), revision };
+  const change = toolChange(call.args);
+  return change && details.scope === 'act' ? { ...base, kind: 'committed', code: null, change, revision } : null;
+}
+
+export function outcomeOf(fact: StampedFact): OutcomeFact | null {
+  const base = { ...NOTHING, seq: fact.seq, path: null, code: null, change: null, entries: null, revision: null };
+  switch (fact.kind) {
+    case 'answer':
+      return { ...base, kind: 'answered', path: 'line', revision: fact.query.revision, rows: fact.query.rows.map((row) => row.id) };
+    case 'said':
+      return { ...base, kind: 'said', path: 'line' };
+    case 'cancelled':
+      return { ...base, kind: 'cancelled', path: 'dialog', change: fact.change };
+    case 'committed':
+      return { ...base, kind: 'committed', path: fact.via === 'twin' ? 'another-tab' : fact.via, change: fact.change };
+    case 'refused':
+      return { ...base, kind: 'refused', path: fact.via, code: fact.code, change: fact.change, entries: fact.deskEntries };
+    case 'storage-failed':
+      return { ...base, kind: 'failed', path: 'dialog' };
+    case 'meanwhile':
+      return { ...base, kind: 'meanwhile', path: 'meanwhile' };
+    case 'navigated':
+      return { ...base, kind: 'moved' };
+    case 'reopened':
+      return { ...base, kind: 'reopened', leafMoved: fact.from !== fact.to, behind: fact.behind === null ? null : fact.behind.navigated ? 'navigated' : 'another-tab' };
+    case 'new-session':
+      return { ...base, kind: 'new-session' };
+    case 'forked':
+      return { ...base, kind: 'forked' };
+    case 'foreign-append':
+      return { ...base, kind: 'from-another-tab', path: 'another-tab' };
+    case 'corrupted':
+      return { ...base, kind: 'corrupted', validAfter: fact.validAfter };
+    default:
+      return null;
+  }
+}
+
+export function dialogsOf(facts: readonly StampedFact[]): DialogFact[] {
+  const dialogs: { seq: number; answered: DialogFact['answered']; about: DeskChange | null }[] = [];
+  let open: (typeof dialogs)[number] | null = null;
+  for (const fact of facts) {
+    if (fact.kind === 'dialog-opened') {
+      open = { seq: fact.seq, answered: 'none', about: null };
+      dialogs.push(open);
+      continue;
+    }
+    if (!open) continue;
+    if (fact.kind === 'cancelled') open.answered = 'cancel';
+    else if ((fact.kind === 'committed' || fact.kind === 'refused') && fact.via === 'dialog') open.answered = 'confirm';
+    else if (fact.kind === 'storage-failed') open.answered = 'confirm';
+    else continue;
+    if (fact.kind !== 'storage-failed') open.about = fact.change;
+    open = null;
+  }
+  return dialogs;
+}
