@@ -33,6 +33,10 @@ const NOT_IN_REAL_HOST: Partial<Record<LessonAction['do'], string>> = {
   'fail-next-write':
     "the playground's fault injection fails its next IndexedDB transaction; the real host's session writer (FileSessionStorage, and nothing is written before the first assistant message) has no switch to fail its next append from outside",
   'branch-from': "a tree row found by its display text is the page's tree rendering; the real host's /tree selector has no such lookup",
+  'apply-edit':
+    'the real host loads an extension from a file when a session starts; the "break it" check loads this very prepared edit, bundled as a file (scripts/break-it-variants.mjs), into the real OMP and compares it with the page',
+  'run-edited': 'see apply-edit: an edited extension reaches the real host as a file, checked by the "break it" check',
+  'shipped-extension': 'see apply-edit: the real host runs the shipped file unless given another',
 };
 
 /** The lessons' revision placeholders in the script's names ("$previous" there is a tool result's). */

@@ -145,6 +145,32 @@ export const UI_ACTIONS: UiMapping = {
   },
   'corrupt-demo': async ({ page }) => refusalsDemo(page, 'Try it: corrupt-state'),
   'corrupt-then-valid': async ({ page }) => refusalsDemo(page, 'Try it: a valid snapshot after a broken one'),
+  'apply-edit': async ({ page }, { file, find, replace }) => {
+    const code = await openEditor(page);
+    await code.getByRole('combobox', { name: 'File' }).selectOption(file);
+    const editor = code.getByRole('figure', { name: file }).getByRole('textbox', { name: 'Code editor' });
+    await expect(editor).toBeVisible();
+    // The editor's own find and replace, as a learner would use it.
+    await editor.click();
+    await page.keyboard.press('Control+f');
+    await code.getByRole('textbox', { name: 'Find', exact: true }).fill(find);
+    await code.getByRole('textbox', { name: 'Replace', exact: true }).fill(replace);
+    await code.getByRole('button', { name: 'replace all', exact: true }).click();
+    await page.keyboard.press('Escape');
+    await expect(editor).toContainText(replace);
+  },
+  'run-edited': async ({ page }) => {
+    const code = await openEditor(page);
+    await code.getByRole('button', { name: 'Run my version' }).click();
+    await expect(page.getByRole('status', { name: 'Status line' })).toContainText('your edited extension', { timeout: 20_000 });
+  },
+  'shipped-extension': async ({ page }) => {
+    await openTool(page, 'Code');
+    const back = page.getByRole('tabpanel', { name: 'Code', exact: true }).getByRole('button', { name: 'Back to the shipped extension' });
+    if ((await back.count()) === 0 || (await back.isDisabled())) return;
+    await back.click();
+    await expect(page.getByRole('status', { name: 'Status line' })).not.toContainText('your edited extension');
+  },
   tool: async (demo, { args }) => {
     const { page } = demo;
     await openTool(page, 'Tool call');
@@ -295,6 +321,16 @@ async function runAgentToEnd(demo: Demo): Promise<void> {
   await noteToolRevision(demo);
 }
 
+/** The Code tab in edit mode (its "Edit" pressed once), as a learner opens it. */
+async function openEditor(page: Page) {
+  await openTool(page, 'Code');
+  const code = page.getByRole('tabpanel', { name: 'Code', exact: true });
+  const edit = code.getByRole('button', { name: 'Edit', exact: true });
+  if ((await edit.count()) > 0) await edit.click();
+  await expect(code.getByRole('button', { name: 'Run my version' })).toBeVisible();
+  return code;
+}
+
 /** Does one lesson action through the page. */
 export async function performInUi(demo: Demo, action: LessonAction): Promise<void> {
   // The mapping is keyed by kind, so the entry for `action.do` takes exactly this action.
@@ -325,6 +361,12 @@ export function describeAction(action: LessonAction): string {
       return `Answer the step's question: ${action.value === 'yes' ? 'Yes' : 'No'}`;
     case 'run-agent':
       return `Agents tab: the ${action.agent} agent, ${action.calls === undefined ? 'Run to end' : `Step ×${action.calls}`}`;
+    case 'apply-edit':
+      return `Code tab, Edit: in ${action.file} replace "${action.find}" with "${action.replace}"`;
+    case 'run-edited':
+      return 'Code tab: "Run my version"';
+    case 'shipped-extension':
+      return 'Code tab: "Back to the shipped extension"';
     default:
       return action.do;
   }

@@ -120,5 +120,28 @@ export async function perform(playground: Playground, action: LessonAction): Pro
     case 'continue-agent':
       await agentRunnerOf(playground).runToEnd();
       return;
+    case 'apply-edit':
+      await applyEdit(playground, action);
+      return;
+    case 'run-edited':
+      await playground.edits.run();
+      if (playground.edits.problems.length > 0 || playground.view?.extension !== 'edited') throw new Error(playground.edits.message ?? 'Your version did not run.');
+      return;
+    case 'shipped-extension':
+      if (playground.view?.extension === 'edited') await playground.edits.backToShipped();
+      return;
   }
+}
+
+/** As the editor's find and replace: in the file's current text (the draft, else the shipped one), `find` once becomes `replace`. */
+async function applyEdit(playground: Playground, edit: Extract<LessonAction, { do: 'apply-edit' }>): Promise<void> {
+  const { loadExtensionSource } = await import('../views/code/codeView');
+  const shipped = (await loadExtensionSource()).files.find((file) => file.path === edit.file)?.text;
+  if (shipped === undefined) throw new Error(`${edit.file} is not one of the extension's files.`);
+  const current = playground.edits.drafts[edit.file] ?? shipped;
+  if (current.split(edit.find).length !== 2) throw new Error(`${edit.file} does not hold this text exactly once: ${edit.find}`);
+  const text = current.replace(edit.find, edit.replace);
+  const drafts: Record<string, string> = { ...playground.edits.drafts, [edit.file]: text };
+  if (text === shipped) delete drafts[edit.file];
+  playground.edits.useDrafts(drafts);
 }

@@ -104,6 +104,7 @@ export class StepFacts {
         (cond.leafMoved === undefined || fact.leafMoved === cond.leafMoved) &&
         (cond.behind === undefined || fact.behind === cond.behind) &&
         (cond.validAfter === undefined || fact.validAfter === cond.validAfter) &&
+        reservedMatches(cond.reserved, fact.reserved) &&
         this.placed(fact.seq, cond),
       cond,
       (fact) => ({ seq: fact.seq, revision: fact.revision, values: { code: fact.code ?? '', ...entryValues(fact.entries) } }),
@@ -185,6 +186,12 @@ function revisionInText(call: ToolFact): boolean {
 function itemIds(call: ToolFact): string[] | null {
   const items = (deskDetails(call)?.data as { items?: unknown } | undefined)?.items;
   return Array.isArray(items) ? items.map((item) => String((item as { id?: unknown }).id)) : null;
+}
+
+function reservedMatches(wanted: OutcomeMatch['reserved'], reserved: Readonly<Record<string, number>> | null): boolean {
+  if (wanted === undefined) return true;
+  if (reserved === null) return false;
+  return Object.entries(wanted).every(([id, count]) => reserved[id] !== undefined && countMatches(count, reserved[id]));
 }
 
 function rowsMatch(match: OutcomeMatch['rows'], rows: readonly string[] | null): boolean {

@@ -20,6 +20,8 @@ export interface OutcomeFact {
   readonly leafMoved: boolean | null;
   readonly behind: 'navigated' | 'another-tab' | null;
   readonly validAfter: boolean | null;
+  /** answered: reserved packets per item, as the answer listed them. */
+  readonly reserved: Readonly<Record<string, number>> | null;
 }
 
 export interface ToolFact {
@@ -56,7 +58,7 @@ export function stoppedBy(call: ToolFact): 'schema' | 'approval' | 'failed' | 'n
   return 'none';
 }
 
-const NOTHING = { rows: null, leafMoved: null, behind: null, validAfter: null } as const;
+const NOTHING = { rows: null, leafMoved: null, behind: null, validAfter: null, reserved: null } as const;
 
 export function outcomeOfTool(call: ToolFact): OutcomeFact | null {
   const base = { ...NOTHING, seq: call.seq, path: 'tool' as const, entries: call.entries };
@@ -73,7 +75,14 @@ export function outcomeOf(fact: StampedFact): OutcomeFact | null {
   const base = { ...NOTHING, seq: fact.seq, path: null, code: null, change: null, entries: null, revision: null };
   switch (fact.kind) {
     case 'answer':
-      return { ...base, kind: 'answered', path: 'line', revision: fact.query.revision, rows: fact.query.rows.map((row) => row.id) };
+      return {
+        ...base,
+        kind: 'answered',
+        path: 'line',
+        revision: fact.query.revision,
+        rows: fact.query.rows.map((row) => row.id),
+        reserved: Object.fromEntries(fact.query.rows.map((row) => [row.id, row.reserved])),
+      };
     case 'said':
       return { ...base, kind: 'said', path: 'line' };
     case 'cancelled':

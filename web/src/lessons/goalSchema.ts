@@ -67,6 +67,8 @@ const Outcome = z.strictObject({
   behind: z.optional(z.enum(['navigated', 'another-tab'])),
   /** corrupted: whether a valid snapshot was appended after the invalid one. */
   validAfter: z.optional(z.boolean()),
+  /** answered: the reserved packets the answer listed, per item (what the extension said, which may differ from the page's desk). */
+  reserved: z.optional(z.partialRecord(Item, Count)),
   ...factPlacement,
 });
 export type OutcomeMatch = z.infer<typeof Outcome>;
@@ -164,6 +166,10 @@ const State = {
       there: z.optional(DeskNumbers),
     }),
   ),
+  /** Which extension the worker runs: the one that ships, or the learner's edited version ("Break it"). */
+  extension: z.optional(z.enum(['shipped', 'edited'])),
+  /** The page's desk finds this branch corrupt (true) or readable (false). A goal with `corruptBranch: true` is judged on a corrupt branch. */
+  corruptBranch: z.optional(z.boolean()),
   /** The closing question's answer (the newest). */
   closing: z.optional(z.enum(['answered', 'yes', 'no'])),
   /** The step's own question (its `question:`): answered at all, or with this answer (the newest in the step). */

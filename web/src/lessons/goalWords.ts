@@ -82,6 +82,8 @@ export function describeCondition(condition: Condition): string {
   if (condition.event) return `the newest ${condition.event.channel} event should carry the current revision.`;
   if (condition.status) return 'the status line should show the current revision.';
   if (condition.comparison) return 'select an entry in the Session tree and press "Compare with selected".';
+  if (condition.extension) return condition.extension === 'edited' ? 'press "Run my version" in the Code tab.' : 'press "Back to the shipped extension" in the Code tab.';
+  if (condition.corruptBranch !== undefined) return condition.corruptBranch ? 'this step needs a branch that ends on an invalid snapshot.' : 'move to an earlier, valid entry.';
   if (condition.closing) return 'choose an answer to the question.';
   if (condition.question) return 'answer the question below the step with Yes or No.';
   if (condition.check) return `the check "${condition.check.name}" does not hold yet.`;

@@ -85,8 +85,9 @@ function reason(part: GoalPart, facts: StepFacts): string {
 
 /** Judges a step's goal against what the page observed since the step began. */
 export function checkGoal(goal: Goal, observed: Observed): CheckResult {
-  // A corrupt branch has no desk to read: no part of any goal can be judged on it.
-  if (observed.view.corrupt) {
+  // A corrupt branch has no desk to read: no part of any goal can be judged on it, unless the goal
+  // is about a corrupt branch and says so (`corruptBranch: true`).
+  if (observed.view.corrupt && !goal.some((part) => part.corruptBranch === true)) {
     return notYet(
       `this branch is corrupt (entry ${observed.view.corrupt.entryId}), so its desk cannot be read: every command and seed_desk call on it is refused with corrupt-state. Once the step has had you meet that refusal, move to an earlier entry (or reset the lesson).`,
     );

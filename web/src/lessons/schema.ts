@@ -57,6 +57,12 @@ export const LessonActionSchema = z.discriminatedUnion('do', [
   z.strictObject({ do: z.literal('run-agent'), agent: z.enum(['careful', 'careless']), calls: z.optional(z.int().check(z.positive())) }),
   /** The Agents tab's "Run to end": the agent's run so far goes on to its end. */
   z.strictObject({ do: z.literal('continue-agent') }),
+  /** The Code tab's editor: in `file`, the text `find` (once) becomes `replace` ("Break it"'s prepared edits). */
+  z.strictObject({ do: z.literal('apply-edit'), file: z.string(), find: z.string(), replace: z.string() }),
+  /** "Run my version": the edited files compiled in the worker and run in place of the shipped extension. */
+  z.strictObject({ do: z.literal('run-edited') }),
+  /** "Back to the shipped extension". */
+  z.strictObject({ do: z.literal('shipped-extension') }),
 ]);
 export type LessonAction = z.infer<typeof LessonActionSchema>;
 

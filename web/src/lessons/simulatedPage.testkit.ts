@@ -10,6 +10,7 @@ import { Watches } from '../worker/watches';
 import type { CheckResult, Fact, Observed, StampedFact } from './facts';
 import { checkGoal } from './goals';
 import type { CompiledStep, LessonAction } from './schema';
+import { SimulatedEdits } from './simulatedEdits.testkit';
 import { fillRevisions, runAgent, twinTabReserves } from './simulatedTabs.testkit';
 
 /**
@@ -44,6 +45,7 @@ type DialogSnapshot = SnapshotFrom<typeof confirmationMachine>;
  * its `answer` actor calling the host's `answerDialog` as the worker's handler does.
  */
 export class SimulatedPage {
+  private readonly edits = new SimulatedEdits();
   private facts: StampedFact[] = [];
   private seq = 0;
   private readonly dialog;
@@ -265,6 +267,10 @@ export class SimulatedPage {
       case 'continue-agent':
         this.agent = await runAgent(this.agent, action, (args) => this.callTool(args));
         return;
+      case 'apply-edit':
+      case 'run-edited':
+      case 'shipped-extension':
+        return this.edits.perform(this.host, action);
     }
   }
 
