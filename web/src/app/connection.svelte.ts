@@ -9,7 +9,7 @@ type Listeners = { [T in TopicUpdate['topic']]?: (update: UpdateOf<T>) => void }
  * hung (issue 23): a busy loop or a promise that never settles. The watchdog, its terminate and the
  * new worker's first view fit well inside the 3 s the learner is promised.
  */
-export const WATCHDOG_MS = 2000;
+export const WATCHDOG_MS = 1500;
 
 /** Requests that compile before they run the learner's code: timed only from their `load` progress, never the compiler's download. */
 const COMPILES: ReadonlySet<RequestType> = new Set<RequestType>(['runEdited', 'restoreEdited']);
