@@ -63,7 +63,8 @@ export async function confirmDialogByKeyboard(page: Page): Promise<void> {
 }
 
 async function settled(page: Page): Promise<void> {
-  await expect(page.getByRole('group', { name: 'Confirmation machine' })).toContainText(/Confirmation state: (committed|refused|failed)/);
+  // A tab behind another draws about twice a second: give a settled dialog room to show it.
+  await expect(page.getByRole('group', { name: 'Confirmation machine' })).toContainText(/Confirmation state: (committed|refused|failed)/, { timeout: 15_000 });
   await expect(dialog(page)).toBeHidden();
 }
 
