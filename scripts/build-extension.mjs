@@ -14,20 +14,29 @@ export const EXTENSION_OUTFILE = fileURLToPath(new URL('../extension/dist/seed-d
 /** Where the page offers the file, next to index.html. */
 export const EXTENSION_ASSET = 'seed-desk.js';
 
-/** The bundle's text. Neutral platform: Bun imports it, and nothing in it touches Node or the DOM. */
+/**
+ * How the extension is bundled, wherever it is: one ES module on the neutral platform (Bun imports
+ * it, and nothing in it touches Node or the DOM). The "Break it" variants and the editor's npm
+ * bundle build with the same options.
+ */
+export const BUNDLE_OPTIONS = {
+  absWorkingDir: root,
+  bundle: true,
+  format: 'esm',
+  platform: 'neutral',
+  target: 'es2022',
+  mainFields: ['module', 'main'],
+  write: false,
+  logLevel: 'silent',
+};
+
+/** The bundle's text. */
 export async function bundleExtension() {
   const result = await build({
-    absWorkingDir: root,
+    ...BUNDLE_OPTIONS,
     entryPoints: [EXTENSION_ENTRY],
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    target: 'es2022',
-    mainFields: ['module', 'main'],
-    write: false,
     legalComments: 'eof',
     banner: { js: '// Seed Desk extension for OMP (built from the Seed Desk Playground). Install: copy into ~/.omp/agent/extensions/' },
-    logLevel: 'silent',
   });
   const [file] = result.outputFiles;
   if (!file) throw new Error('esbuild produced no output for the extension');

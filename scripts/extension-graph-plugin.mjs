@@ -19,6 +19,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUNDLE_OPTIONS } from './build-extension.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -121,16 +122,10 @@ export async function npmBundle(npm, root = ROOT) {
     .map(([specifier, names], index) => `export { ${names.map((name) => `${name} as ${bundledName(index, name)}`).join(', ')} } from ${JSON.stringify(specifier)};`)
     .join('\n');
   const result = await build({
+    ...BUNDLE_OPTIONS,
     absWorkingDir: root,
     stdin: { contents, resolveDir: root, loader: 'js', sourcefile: 'npm-modules.js' },
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    target: 'es2022',
-    mainFields: ['module', 'main'],
-    write: false,
     legalComments: 'eof',
-    logLevel: 'silent',
   });
   const [file] = result.outputFiles;
   if (!file) throw new Error('esbuild produced no npm bundle');

@@ -12,11 +12,10 @@
 // Ends with one line "N passed, N failed"; exits non-zero on any failure.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeExtension } from './build-extension.mjs';
-import { bundleVariant, preparedEdits } from './break-it-variants.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const OMP = join(root, 'host-test', '.omp');
@@ -83,8 +82,7 @@ rmSync(OUT, { recursive: true, force: true });
 const built = await writeExtension();
 console.log(`Built extension/dist/seed-desk.js (${(built.bytes / 1024).toFixed(1)} KiB).`);
 // The "Break it" lesson's prepared edits, one bundle per step (host-test/out/variants/<step>.js).
-mkdirSync(join(OUT, 'variants'), { recursive: true });
-for (const [step, edits] of preparedEdits()) writeFileSync(join(OUT, 'variants', `${step}.js`), await bundleVariant(edits));
+if (run(TSX, ['scripts/break-it-variants.mjs', join(OUT, 'variants')]) !== 0) console.error('The "Break it" variants could not be built; the break-it check will say so.');
 
 console.log('\nPlayground side (Node, worker host on fake-indexeddb)…');
 const playgroundExit = run(TSX, ['host-test/playground.ts', 'run']);

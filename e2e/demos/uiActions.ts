@@ -1,4 +1,6 @@
 import { expect, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { LessonActionSchema, type LessonAction } from '../../web/src/lessons/schema';
 import {
   activeBranch,
@@ -150,19 +152,25 @@ export const UI_ACTIONS: UiMapping = {
     await code.getByRole('combobox', { name: 'File' }).selectOption(file);
     const editor = code.getByRole('figure', { name: file }).getByRole('textbox', { name: 'Code editor' });
     await expect(editor).toBeVisible();
-    // The editor's own find and replace, as a learner would use it.
+    // The file as this learner has it (their earlier edits included), with the edit made; then the
+    // editor's whole text replaced by it, as a paste would.
+    const texts = draftsOf(page);
+    const current = texts.get(file) ?? readFileSync(fileURLToPath(new URL(`../../${file}`, import.meta.url)), 'utf8');
+    if (current.split(find).length !== 2) throw new Error(`${file} does not hold this text exactly once: ${find}`);
+    const next = current.replace(find, replace);
+    texts.set(file, next);
     await editor.click();
-    await page.keyboard.press('Control+f');
-    await code.getByRole('textbox', { name: 'Find', exact: true }).fill(find);
-    await code.getByRole('textbox', { name: 'Replace', exact: true }).fill(replace);
-    await code.getByRole('button', { name: 'replace all', exact: true }).click();
-    await page.keyboard.press('Escape');
-    await expect(editor).toContainText(replace);
+    await page.keyboard.press('Control+a');
+    await page.keyboard.insertText(next);
   },
   'run-edited': async ({ page }) => {
     const code = await openEditor(page);
-    await code.getByRole('button', { name: 'Run my version' }).click();
-    await expect(page.getByRole('status', { name: 'Status line' })).toContainText('your edited extension', { timeout: 20_000 });
+    const runButton = code.getByRole('button', { name: 'Run my version' });
+    await runButton.click();
+    // Disabled while it compiles (the click set it busy); enabled again once this version runs.
+    await expect(runButton).toBeEnabled({ timeout: 30_000 });
+    await expect(code.getByRole('status', { name: 'Your version' })).toContainText('Your edited extension runs now');
+    await expect(page.getByRole('status', { name: 'Status line' })).toContainText('your edited extension');
   },
   'shipped-extension': async ({ page }) => {
     await openTool(page, 'Code');
@@ -319,6 +327,14 @@ async function runAgentToEnd(demo: Demo): Promise<void> {
   await demo.page.getByRole('button', { name: 'Run to end' }).click();
   await expect(demo.page.getByRole('note', { name: 'Agent summary' })).toBeVisible();
   await noteToolRevision(demo);
+}
+
+/** The extension's files as each page's learner has edited them in this demo. */
+const drafts = new WeakMap<Page, Map<string, string>>();
+function draftsOf(page: Page): Map<string, string> {
+  let texts = drafts.get(page);
+  if (!texts) drafts.set(page, (texts = new Map()));
+  return texts;
 }
 
 /** The Code tab in edit mode (its "Edit" pressed once), as a learner opens it. */

@@ -59,7 +59,7 @@ describe('the refusal table, met in the lessons', () => {
     expect(met.get('headless-ui-required')).toContain('ui-required via line');
     expect(met.get('headless-revoke-refused')).toEqual(new Set(['ui-required via line']));
     expect(met.get('corrupt-branch')).toContain('corrupt-state via line');
-  });
+  }, 60_000);
 });
 
 describe('every step\'s solution ticks', () => {
