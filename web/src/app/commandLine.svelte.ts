@@ -1,4 +1,5 @@
 import type { LineOutcome } from '../protocol/messages';
+import { loadDialogActors } from './loadDialogActors';
 import type { Connection } from './connection.svelte';
 import type { Desk } from './desk.svelte';
 import type { ConfirmationActor, ConfirmationSnapshot } from './dialogActors';
@@ -47,7 +48,6 @@ export class CommandLine {
   /** Seed desk entries when the open dialog was requested, then when it was answered. */
   private dialogBefore = 0;
   private actor: ConfirmationActor | undefined;
-  private actors: Promise<typeof import('./dialogActors')> | undefined;
 
   constructor(
     private readonly connection: Connection,
@@ -61,19 +61,10 @@ export class CommandLine {
     return this.actor;
   }
 
-  /** The dialog machines' code, fetched once (again after a failed fetch). */
-  private loadActors(): Promise<typeof import('./dialogActors')> {
-    this.actors ??= import('./dialogActors').catch((error: unknown) => {
-      this.actors = undefined;
-      throw error;
-    });
-    return this.actors;
-  }
-
   /** Starts the confirmation actor the first time a dialog opens. */
   private async startConfirmation(): Promise<ConfirmationActor> {
     if (this.actor) return this.actor;
-    const { startConfirmation } = await this.loadActors();
+    const { startConfirmation } = await loadDialogActors();
     this.actor ??= startConfirmation(
       (input) => this.connection.call({ type: 'answerDialog', dialogId: input.dialogId, confirmed: input.confirmed }),
       (snapshot, previous) => {
@@ -111,7 +102,7 @@ export class CommandLine {
     };
     const frame = requestAnimationFrame(echo);
     // A line may open a dialog: its machine's code loads while the worker answers (once).
-    if (!this.actor) this.loadActors().catch(() => undefined);
+    if (!this.actor) loadDialogActors().catch(() => undefined);
     let result: LineOutcome;
     try {
       // The line as typed: the host hands a command the raw rest after the first space.

@@ -1,4 +1,5 @@
 import type { ApprovalModeView, ApprovalPolicy, ToolCallOutcome } from '../protocol/messages';
+import { loadDialogActors } from './loadDialogActors';
 import type { Connection } from './connection.svelte';
 import type { Desk } from './desk.svelte';
 import type { ApprovalActor, ApprovalSnapshot } from './dialogActors';
@@ -22,7 +23,6 @@ export class ToolCalls {
   private pendingArgs = '';
   private pendingBefore = 0;
   private actor: ApprovalActor | undefined;
-  private actors: Promise<typeof import('./dialogActors')> | undefined;
 
   constructor(
     private readonly connection: Connection,
@@ -36,19 +36,10 @@ export class ToolCalls {
     return this.actor;
   }
 
-  /** The dialog machines' code, fetched once (again after a failed fetch). */
-  private loadActors(): Promise<typeof import('./dialogActors')> {
-    this.actors ??= import('./dialogActors').catch((error: unknown) => {
-      this.actors = undefined;
-      throw error;
-    });
-    return this.actors;
-  }
-
   /** Starts the approval actor the first time a call needs approval. */
   private async startApproval(): Promise<ApprovalActor> {
     if (this.actor) return this.actor;
-    const { startApproval } = await this.loadActors();
+    const { startApproval } = await loadDialogActors();
     this.actor ??= startApproval(
       (input) => this.connection.call({ type: 'answerApproval', callId: input.callId, approved: input.approved }),
       (snapshot, previous) => {
@@ -64,7 +55,7 @@ export class ToolCalls {
   async call(args: string, skipSchema: boolean): Promise<ToolCallOutcome> {
     const before = this.desk.seedDeskEntryCount;
     // A call may need approval: its machine's code loads while the worker answers (once).
-    if (!this.actor) this.loadActors().catch(() => undefined);
+    if (!this.actor) loadDialogActors().catch(() => undefined);
     const result = await this.connection.call({ type: 'toolCall', args, skipSchema });
     this.pendingArgs = args;
     this.pendingBefore = before;
