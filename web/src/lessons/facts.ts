@@ -1,4 +1,4 @@
-import type { ApprovalModeView, ApprovalPolicy, BranchItem, ComparisonView, DeskChange, EventLogItem, HostView, LeafBehind, QueryAnswer, ToolCallOutcome } from '../protocol/messages';
+import type { ApprovalModeView, ApprovalPolicy, BranchItem, ComparisonView, DeskChange, EventLogItem, ExtensionKind, HostView, LeafBehind, QueryAnswer, ToolCallOutcome } from '../protocol/messages';
 
 /** Seed desk entries in the journal just before an attempt and just after it: a refusal leaves them equal. */
 export interface DeskEntryCounts {
@@ -39,7 +39,11 @@ export type Fact =
   /** The Refusals panel's invalid snapshot appended; `validAfter`: a valid one followed it. */
   | { readonly kind: 'corrupted'; readonly validAfter: boolean };
 
-export type StampedFact = Fact & { readonly seq: number };
+/**
+ * A fact as the log keeps it: numbered, and stamped with the extension the host ran when the page
+ * noted it (absent: the shipped one), so a goal can ask under which version a refusal happened.
+ */
+export type StampedFact = Fact & { readonly seq: number; readonly extension?: ExtensionKind };
 
 /** Everything a checkpoint may look at. */
 export interface Observed {

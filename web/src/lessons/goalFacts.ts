@@ -1,5 +1,5 @@
 import { parseJsonObject } from '$domain/jsonObject';
-import type { DeskChange } from '../protocol/messages';
+import type { DeskChange, ExtensionKind } from '../protocol/messages';
 import type { DeskEntryCounts, Observed, StampedFact } from './facts';
 import type { ChangeMatch, Count, DialogMatch, OutcomeMatch, RevisionMatch, ToolMatch } from './goalSchema';
 import { deskDetails, dialogsOf, outcomeOf, outcomeOfTool, stoppedBy, type DialogFact, type OutcomeFact, type ToolFact } from './goalOutcomes';
@@ -47,7 +47,9 @@ export class StepFacts {
   readonly labels = new Map<string, Match>();
 
   constructor(readonly observed: Observed) {
-    const tools = observed.facts.flatMap((fact) => (fact.kind === 'tool' ? [{ seq: fact.seq, args: parseJsonObject(fact.args), outcome: fact.outcome, entries: fact.deskEntries }] : []));
+    const tools = observed.facts.flatMap((fact) =>
+      fact.kind === 'tool' ? [{ seq: fact.seq, extension: fact.extension ?? 'shipped', args: parseJsonObject(fact.args), outcome: fact.outcome, entries: fact.deskEntries }] : [],
+    );
     this.tools = tools;
     this.outcomes = [...observed.facts.map(outcomeOf), ...tools.map(outcomeOfTool)].filter((fact): fact is OutcomeFact => fact !== null).sort((a, b) => a.seq - b.seq);
     this.dialogs = dialogsOf(observed.facts);
@@ -71,8 +73,12 @@ export class StepFacts {
     return this.labels.get(match.differentFrom)?.revision !== revision;
   }
 
-  /** Placement shared by every fact condition: after/before a named fact, the UI at the time. */
-  private placed(seq: number, where: { after?: string | undefined; before?: string | undefined; ui?: 'headless' | 'interactive' | undefined }): boolean {
+  /** Placement shared by every fact condition: after/before a named fact, the UI and the extension at the time. */
+  private placed(
+    { seq, extension }: { readonly seq: number; readonly extension: ExtensionKind },
+    where: { after?: string | undefined; before?: string | undefined; ui?: 'headless' | 'interactive' | undefined; extension?: ExtensionKind | undefined },
+  ): boolean {
+    if (where.extension !== undefined && extension !== where.extension) return false;
     const after = where.after === undefined ? undefined : this.labels.get(where.after);
     const before = where.before === undefined ? undefined : this.labels.get(where.before);
     if (where.after !== undefined && (after === undefined || seq <= after.seq)) return false;
@@ -105,7 +111,7 @@ export class StepFacts {
         (cond.behind === undefined || fact.behind === cond.behind) &&
         (cond.validAfter === undefined || fact.validAfter === cond.validAfter) &&
         reservedMatches(cond.reserved, fact.reserved) &&
-        this.placed(fact.seq, cond),
+        this.placed(fact, cond),
       cond,
       (fact) => ({ seq: fact.seq, revision: fact.revision, values: { code: fact.code ?? '', ...entryValues(fact.entries) } }),
     );
@@ -133,7 +139,7 @@ export class StepFacts {
           (cond.items === undefined || rowsMatch(cond.items, itemIds(call))) &&
           this.sentFrom(cond.expectedRevision, call) &&
           wroteMatches(cond.wrote, call.entries) &&
-          this.placed(call.seq, cond)
+          this.placed(call, cond)
         );
       },
       cond,
@@ -149,7 +155,7 @@ export class StepFacts {
     return this.pick(
       this.dialogs,
       () => true,
-      (dialog) => (cond.answered === undefined || dialog.answered === cond.answered) && changeMatches(cond.about, dialog.about) && this.placed(dialog.seq, cond),
+      (dialog) => (cond.answered === undefined || dialog.answered === cond.answered) && changeMatches(cond.about, dialog.about) && this.placed(dialog, cond),
       cond,
       (dialog) => ({ seq: dialog.seq, revision: null, values: {} }),
     );

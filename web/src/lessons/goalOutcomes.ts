@@ -1,4 +1,4 @@
-import type { DeskChange, ToolCallOutcome } from '../protocol/messages';
+import type { DeskChange, ExtensionKind, ToolCallOutcome } from '../protocol/messages';
 import type { DeskEntryCounts, StampedFact } from './facts';
 import type { OutcomeMatch } from './goalSchema';
 
@@ -10,6 +10,8 @@ import type { OutcomeMatch } from './goalSchema';
 
 export interface OutcomeFact {
   readonly seq: number;
+  /** The extension the host ran when it happened. */
+  readonly extension: ExtensionKind;
   readonly kind: OutcomeMatch['kind'];
   readonly path: NonNullable<OutcomeMatch['path']> | null;
   readonly code: string | null;
@@ -26,6 +28,7 @@ export interface OutcomeFact {
 
 export interface ToolFact {
   readonly seq: number;
+  readonly extension: ExtensionKind;
   readonly args: Record<string, unknown> | null;
   readonly outcome: ToolCallOutcome;
   readonly entries: DeskEntryCounts;
@@ -33,6 +36,8 @@ export interface ToolFact {
 
 export interface DialogFact {
   readonly seq: number;
+  /** The extension that asked. */
+  readonly extension: ExtensionKind;
   readonly answered: 'confirm' | 'cancel' | 'none';
   readonly about: DeskChange | null;
 }
@@ -61,7 +66,7 @@ export function stoppedBy(call: ToolFact): 'schema' | 'approval' | 'failed' | 'n
 const NOTHING = { rows: null, leafMoved: null, behind: null, validAfter: null, reserved: null } as const;
 
 export function outcomeOfTool(call: ToolFact): OutcomeFact | null {
-  const base = { ...NOTHING, seq: call.seq, path: 'tool' as const, entries: call.entries };
+  const base = { ...NOTHING, seq: call.seq, extension: call.extension, path: 'tool' as const, entries: call.entries };
   if (call.outcome.kind === 'failed') return { ...base, kind: 'failed', code: null, change: toolChange(call.args), revision: null };
   const details = deskDetails(call);
   if (!details) return null;
@@ -72,7 +77,7 @@ export function outcomeOfTool(call: ToolFact): OutcomeFact | null {
 }
 
 export function outcomeOf(fact: StampedFact): OutcomeFact | null {
-  const base = { ...NOTHING, seq: fact.seq, path: null, code: null, change: null, entries: null, revision: null };
+  const base = { ...NOTHING, seq: fact.seq, extension: fact.extension ?? 'shipped', path: null, code: null, change: null, entries: null, revision: null };
   switch (fact.kind) {
     case 'answer':
       return {
@@ -113,11 +118,11 @@ export function outcomeOf(fact: StampedFact): OutcomeFact | null {
 }
 
 export function dialogsOf(facts: readonly StampedFact[]): DialogFact[] {
-  const dialogs: { seq: number; answered: DialogFact['answered']; about: DeskChange | null }[] = [];
+  const dialogs: { seq: number; extension: ExtensionKind; answered: DialogFact['answered']; about: DeskChange | null }[] = [];
   let open: (typeof dialogs)[number] | null = null;
   for (const fact of facts) {
     if (fact.kind === 'dialog-opened') {
-      open = { seq: fact.seq, answered: 'none', about: null };
+      open = { seq: fact.seq, extension: fact.extension ?? 'shipped', answered: 'none', about: null };
       dialogs.push(open);
       continue;
     }

@@ -36,12 +36,16 @@ export type ChangeMatch = z.infer<typeof Change>;
 const RevisionMatch = z.union([z.enum(['current', 'not-current']), z.strictObject({ sameAs: z.string() }), z.strictObject({ differentFrom: z.string() })]);
 export type RevisionMatch = z.infer<typeof RevisionMatch>;
 
-/** How a fact is placed: after/before a named fact, only the newest of its kind, the UI switch when it happened, how many. */
+/**
+ * How a fact is placed: after/before a named fact, only the newest of its kind, the UI switch when
+ * it happened, the extension the host ran when it happened (`edited`: the learner's version), how many.
+ */
 const factPlacement = {
   after: z.optional(z.string()),
   before: z.optional(z.string()),
   latest: z.optional(z.boolean()),
   ui: z.optional(z.enum(['headless', 'interactive'])),
+  extension: z.optional(z.enum(['shipped', 'edited'])),
   count: z.optional(Count),
 };
 

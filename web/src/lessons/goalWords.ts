@@ -47,6 +47,7 @@ function outcome(match: OutcomeMatch): string {
   if (match.path) parts.push(`through ${match.path === 'line' ? 'the Command line' : match.path === 'tool' ? 'seed_desk' : `the ${match.path}`}`);
   if (match.wrote === 'nothing') parts.push('that writes nothing');
   if (match.after) parts.push(`after ${match.after}`);
+  if (match.extension) parts.push(match.extension === 'edited' ? 'while your edited version runs' : 'while the shipped extension runs');
   return `this step still needs ${parts.join(' ')}.`;
 }
 

@@ -44,7 +44,7 @@ function hostStopped(facts: StepFacts): string | null {
     case 'schema':
       return "the host's schema check rejected those arguments, so the seed desk never saw them — check the field names and types.";
     case 'approval':
-      return 'the host blocked that call before the seed desk saw it, and that is the host\'s call to make, not one to loosen: compare "Host approval for seed_desk" and "Approval mode" with what this step asks, or press "Reset lesson" for the lesson\'s own settings.';
+      return 'the host blocked that call before the seed desk saw it, and that is the host\'s call to make, not one to loosen: compare "Host approval for seed_desk" and "Approval mode" with what this step asks, or press "Reset this step" to put back the settings the step began with.';
     default:
       return null;
   }
@@ -61,7 +61,7 @@ function reason(part: GoalPart, facts: StepFacts): string {
     const wrote = part.outcome ? facts.outcome(anyWrite as typeof part.outcome) : facts.tool(anyWrite as NonNullable<typeof part.tool>);
     if (wrote) {
       return fillIn(
-        "the journal's seed desk entries went from {before} to {after} during that attempt, so something besides the refusal was written (another tab?). Reset the lesson and try again.",
+        "the journal's seed desk entries went from {before} to {after} during that attempt, so something besides the refusal was written (another tab?). Press “Reset this step” and try again.",
         observed,
         wrote.values,
       );
@@ -89,7 +89,7 @@ export function checkGoal(goal: Goal, observed: Observed): CheckResult {
   // is about a corrupt branch and says so (`corruptBranch: true`).
   if (observed.view.corrupt && !goal.some((part) => part.corruptBranch === true)) {
     return notYet(
-      `this branch is corrupt (entry ${observed.view.corrupt.entryId}), so its desk cannot be read: every command and seed_desk call on it is refused with corrupt-state. Once the step has had you meet that refusal, move to an earlier entry (or reset the lesson).`,
+      `this branch is corrupt (entry ${observed.view.corrupt.entryId}), so its desk cannot be read: a query, a change or a seed_desk query, inspect or act on it is refused with corrupt-state (seed_desk's discover still answers, and says so). Once the step has had you meet that refusal, move to an earlier entry (or press "Reset this step").`,
     );
   }
   const facts = new StepFacts(observed);

@@ -114,8 +114,9 @@ export class SimulatedPage {
     return this.seq + 1;
   }
 
+  /** As the page's FactLog: numbered, and stamped with the extension the host runs. */
   private note(fact: Fact): void {
-    this.facts.push({ ...fact, seq: ++this.seq } as StampedFact);
+    this.facts.push({ ...fact, seq: ++this.seq, extension: this.host.view().extension ?? 'shipped' } as StampedFact);
   }
 
   async observed(from: number): Promise<Observed> {

@@ -30,5 +30,6 @@ describe('wrong attempts do not tick, and say why', () => {
     expect(result.done, 'a wrong attempt ticked').toBe(false);
     expect(result.whyNot).toMatch(/^Not yet: \S/);
     expect(result.whyNot).toContain(wrong.hint);
-  });
+    // "Break it" compiles the learner's version (esbuild) in the replay of the earlier steps.
+  }, 60_000);
 });
