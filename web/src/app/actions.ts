@@ -1,5 +1,6 @@
 import { waitFor } from 'xstate';
 import type { LessonAction } from '../lessons/schema';
+import { resetStep, type StepStart } from '../lessons/stepStart';
 import { agentRunnerOf } from './agentRunner.svelte';
 import { MEANWHILE_ITEM, STEP_BACK_PAST_INVALID, type Playground } from './playground.svelte';
 import { appendCorrupt } from './refusalDemos';
@@ -144,4 +145,28 @@ async function applyEdit(playground: Playground, edit: Extract<LessonAction, { d
   const drafts: Record<string, string> = { ...playground.edits.drafts, [edit.file]: text };
   if (text === shipped) delete drafts[edit.file];
   playground.edits.useDrafts(drafts);
+}
+
+/** "Reset this step" through the page's own paths (the moves are planned in lessons/stepStart.ts). */
+export function resetStepTo(playground: Playground, start: StepStart): Promise<string | null> {
+  return resetStep(
+    {
+      view: () => playground.view,
+      runningFiles: async () => (await playground.connection.call({ type: 'storedEdits' }))?.files ?? null,
+      switchSession: (sessionId) => playground.sessions.switchTo(sessionId),
+      selectEntry: (id) => playground.tree.branchFrom({ by: 'id', id }),
+      stepBack: () => playground.command.stepBack('Reset this step: the leaf moved back one entry, appending nothing.', 'navigated'),
+      approvalMode: (value) => playground.tool.setApprovalMode(value),
+      policy: (value) => playground.tool.setApprovalPolicy(value),
+      interactive: (value) => playground.tool.setInteractive(value),
+      runFiles: async (files) => {
+        // The version the step began with, not the editor's text: the learner's typing stays in the editor.
+        const result = await playground.connection.call({ type: 'runEdited', files: { ...files } });
+        if (result.kind === 'rejected') throw new Error('the version this step began with no longer runs; mend it and press "Run my version".');
+        playground.edits.message = 'The version this step began with runs again; the editor keeps your text.';
+      },
+      shipped: () => playground.edits.backToShipped(),
+    },
+    start,
+  );
 }

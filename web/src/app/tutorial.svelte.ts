@@ -1,10 +1,9 @@
 import { LESSON_INDEX, loadGoals, loadLesson } from 'virtual:lessons-index';
 import type { CheckResult, Observed } from '../lessons/facts';
 import type { Lesson, LessonAction, LessonGoals, LessonIndexEntry, LessonStep } from '../lessons/schema';
+import { loadProgress, saveProgress } from '../lessons/progress';
+import { settingsOf, settingsSentence, stepStartOf, type StepStart } from '../lessons/stepStart';
 import type { Playground } from './playground.svelte';
-
-/** Persisted name. CHANGING IT LOSES EVERY LEARNER'S PROGRESS. */
-const PROGRESS_KEY = 'seed-desk:tutorial-progress';
 
 export interface Position {
   readonly lesson: number;
@@ -29,8 +28,8 @@ type CheckGoal = typeof import('../lessons/goals').checkGoal;
 
 /**
  * The tutorial beside the playground: where the learner is, which steps have ticked, and the
- * runner behind "Do it for me" and "Reset lesson". Steps tick by themselves: `check` is the one
- * goal checker reading the step's goal (data) against what the playground shows and the facts
+ * runner behind "Do it for me", "Reset this step" and "Reset lesson". Steps tick by themselves:
+ * `check` is the one goal checker reading the step's goal (data) against the page and the facts
  * since the step began.
  *
  * The first screen carries only the lessons' index (titles and step ids); the current lesson's
@@ -47,6 +46,12 @@ export class Tutorial {
   lesson = $state.raw<Lesson | null>(null);
   /** Why the current lesson or the checker could not be loaded, if they could not. */
   loadError = $state<string | null>(null);
+  /** One sentence naming the host settings the runner just changed (a lesson's setup, "Reset this step"), if it changed any. */
+  notice = $state<string | null>(null);
+  /** The state the current step began from, for "Reset this step" (the edited files arrive from the worker). */
+  private start: Promise<StepStart> | null = null;
+  /** Whether the runner had left the playground ready for the current step when it began. */
+  private startReady = false;
   /** Facts with a sequence number at or above this belong to the current step. */
   private stepStart = $state(1);
   private checkGoal = $state.raw<CheckGoal | null>(null);
@@ -149,6 +154,8 @@ export class Tutorial {
 
   /** Called by the view whenever the check may have changed; records a tick once. */
   noteCheck(result: CheckResult): void {
+    // After a reload the step began when the first view arrived.
+    if (!this.start) this.start = this.captureStart();
     const id = this.step?.id;
     if (!result.done || id === undefined || this.completed.has(id)) return;
     this.completed = new Set([...this.completed, id]);
@@ -156,9 +163,11 @@ export class Tutorial {
   }
 
   goTo(position: Position): void {
+    if (position.lesson !== this.position.lesson) this.notice = null;
     this.position = position;
     this.playground.closing.asking = this.stepId;
     this.stepStart = this.playground.facts.nextSeq;
+    this.start = this.captureStart();
     this.runError = null;
     void this.openLesson(position.lesson);
     if (location.hash !== stepHash(position)) history.replaceState(null, '', stepHash(position));
@@ -204,10 +213,12 @@ export class Tutorial {
     const current = lesson?.steps[step];
     if (!lesson || !current) return;
     if (!this.isReady()) {
-      const earlier = lesson.steps.slice(0, step).flatMap((item) => item.solution);
-      await this.run([{ do: 'new-session' }, ...lesson.setup, ...earlier]);
+      await this.runSetup(lesson);
+      if (this.runError) return;
+      await this.run(lesson.steps.slice(0, step).flatMap((item) => item.solution));
       if (this.runError) return;
       this.stepStart = this.playground.facts.nextSeq;
+      this.start = this.captureStart();
     }
     await this.run(current.solution);
     if (!this.runError) this.readyFor = { lesson: index, step: step + 1 };
@@ -220,44 +231,70 @@ export class Tutorial {
     if (!lesson) return;
     this.completed = new Set([...this.completed].filter((id) => !lesson.steps.some((step) => step.id === id)));
     saveProgress(this.completed);
-    await this.run([{ do: 'new-session' }, ...lesson.setup]);
+    await this.runSetup(lesson);
     // A failed reset keeps its message on screen, and nothing is considered prepared.
     if (this.runError) return;
     this.goTo({ lesson: index, step: 0 });
     this.readyFor = { lesson: index, step: 0 };
   }
 
-  private async run(actions: readonly LessonAction[]): Promise<void> {
+  /** A new session and the lesson's setup; the host settings it changed are named in the lesson panel. */
+  private async runSetup(lesson: Lesson): Promise<void> {
+    const before = this.playground.view;
+    await this.run([{ do: 'new-session' }, ...lesson.setup]);
+    const after = this.playground.view;
+    this.notice = before && after ? settingsSentence(settingsOf(before), settingsOf(after), 'setup') : null;
+  }
+
+  /**
+   * "Reset this step": the session, the leaf, the host settings and the running extension as the
+   * step began (lessons/stepStart.ts); the journal keeps everything, the lesson keeps its ticks,
+   * and the step's facts start again from here.
+   */
+  async resetStep(): Promise<void> {
+    const start = await this.start;
+    if (!start) return;
+    let notice: string | null = null;
+    await this.runWith(async ({ resetStepTo }) => {
+      notice = await resetStepTo(this.playground, start);
+    });
+    if (this.runError) return;
+    this.notice = `This step starts again from where it began; the journal keeps what you did, and earlier ticks stay.${notice ? ` ${notice}` : ''}`;
+    this.stepStart = this.playground.facts.nextSeq;
+    // The runner's preparation of a later step no longer holds: the playground is back at this one.
+    if (this.startReady) this.readyFor = this.position;
+    else if (this.readyFor && this.readyFor.lesson === this.position.lesson && this.readyFor.step > this.position.step) this.readyFor = null;
+  }
+
+  /** What the current step began from: the view now, and the edited files the worker runs (asked in order, so they are the ones of this moment). */
+  private captureStart(): Promise<StepStart> | null {
+    const view = this.playground.view;
+    if (!view) return null;
+    this.startReady = this.isReady();
+    const branch = this.playground.conversation.items;
+    const edited = settingsOf(view).extension === 'edited';
+    const files = edited ? this.playground.connection.call({ type: 'storedEdits' }).then((stored) => stored?.files ?? null) : Promise.resolve(null);
+    return files.then((editedFiles) => stepStartOf(view, branch, editedFiles));
+  }
+
+  private run(actions: readonly LessonAction[]): Promise<void> {
+    return this.runWith(async ({ perform }) => {
+      for (const action of actions) await perform(this.playground, action);
+    });
+  }
+
+  private async runWith(work: (runner: typeof import('./actions')) => Promise<void>): Promise<void> {
     if (this.running) return;
     this.startChecking();
     this.running = true;
     this.runError = null;
     try {
       // The runner loads on first use: "Do it for me" is not on the first screen's budget.
-      const { perform } = await import('./actions');
-      for (const action of actions) await perform(this.playground, action);
+      await work(await import('./actions'));
     } catch (error) {
       this.runError = `Could not finish: ${error instanceof Error ? error.message : String(error)}`;
     } finally {
       this.running = false;
     }
-  }
-}
-
-function loadProgress(): ReadonlySet<string> {
-  try {
-    const raw = localStorage.getItem(PROGRESS_KEY);
-    const parsed: unknown = raw ? JSON.parse(raw) : [];
-    return new Set(Array.isArray(parsed) ? parsed.filter((item): item is string => typeof item === 'string') : []);
-  } catch {
-    return new Set();
-  }
-}
-
-function saveProgress(completed: ReadonlySet<string>): void {
-  try {
-    localStorage.setItem(PROGRESS_KEY, JSON.stringify([...completed]));
-  } catch {
-    // Storage may be full or disabled: progress then lasts for this visit only.
   }
 }

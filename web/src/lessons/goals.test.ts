@@ -127,6 +127,22 @@ describe('the goal checker', () => {
     expect(checkGoal(goal([{ outcome: { kind: 'said', latest: true, before: 'x' } }]), observe({ facts })).done).toBe(false);
   });
 
+  it('tells which extension a fact happened under: a refusal from the shipped extension is not one from the edited version', () => {
+    const refused: Fact = { kind: 'refused', code: 'stale-revision', via: 'dialog', change: null, deskEntries: { before: 1, after: 1 } };
+    const act: Fact = { kind: 'tool', args: '{"op":"act"}', outcome: result({ details: { ok: false, scope: 'act', code: 'agent-disabled' } }), deskEntries: { before: 1, after: 1 } };
+    const under = (extension: 'shipped' | 'edited' | undefined, ...facts: Fact[]): Observed => ({ ...observe(), facts: facts.map((fact, index) => ({ ...fact, seq: index + 1, ...(extension ? { extension } : {}) })) });
+    const mend = goal([
+      { outcome: { kind: 'refused', code: 'stale-revision', extension: 'edited' }, unmet: 'mend it.', when: [{ outcome: { kind: 'refused', extension: 'shipped' }, say: 'that was the shipped one.' }] },
+    ]);
+    expect(checkGoal(mend, under('edited', refused)).done).toBe(true);
+    expect(checkGoal(mend, under('shipped', refused)).whyNot).toBe('Not yet: that was the shipped one.');
+    // A fact noted without a stamp ran under the shipped extension, as a view without `extension` runs it.
+    expect(checkGoal(mend, under(undefined, refused)).whyNot).toBe('Not yet: that was the shipped one.');
+    expect(checkGoal(goal([{ tool: { op: 'act', code: 'agent-disabled', extension: 'edited' } }]), under('edited', act)).done).toBe(true);
+    expect(checkGoal(goal([{ tool: { op: 'act', code: 'agent-disabled', extension: 'edited' } }]), under('shipped', act)).done).toBe(false);
+    expect(checkGoal(goal([{ outcome: { kind: 'refused', extension: 'edited' } }]), under('shipped', refused)).whyNot).toMatch(/while your edited version runs/);
+  });
+
   it('expresses "ordinary conversation does not stale the revision, a permission change does"', () => {
     const conversation = goal([
       { outcome: { kind: 'answered' }, as: 'first' },

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { createActor, fromPromise, waitFor, type SnapshotFrom } from 'xstate';
-import { seededIdSource } from '$domain/ids';
+import { asSessionId, seededIdSource } from '$domain/ids';
 import type { AgentStepper } from '$domain/agents/stepper';
 import { confirmationMachine } from '../machines/confirmation';
 import { ChangesSchema, type ComparisonView, type EntryTarget, type ToolCallOutcome } from '../protocol/messages';
@@ -11,6 +11,7 @@ import type { CheckResult, Fact, Observed, StampedFact } from './facts';
 import { checkGoal } from './goals';
 import type { CompiledStep, LessonAction } from './schema';
 import { SimulatedEdits } from './simulatedEdits.testkit';
+import { resetStep, settingsOf, stepStartOf, type StepStart } from './stepStart';
 import { fillRevisions, runAgent, twinTabReserves } from './simulatedTabs.testkit';
 
 /**
@@ -273,6 +274,37 @@ export class SimulatedPage {
       case 'shipped-extension':
         return this.edits.perform(this.host, action);
     }
+  }
+
+  /** What the tutorial records when a step begins (`Tutorial.captureStart`). */
+  async stepStart(): Promise<StepStart> {
+    const view = this.host.view();
+    const files = settingsOf(view).extension === 'edited' ? ((await this.host.storedEdits())?.files ?? null) : null;
+    return stepStartOf(view, this.host.branch(), files);
+  }
+
+  /** "Reset this step", with the same plan and moves as the page (`app/actions.ts`), each through the host as the page's path reaches it. */
+  async resetStep(start: StepStart): Promise<string | null> {
+    const sentence = await resetStep(
+      {
+        view: () => this.host.view(),
+        runningFiles: async () => (await this.host.storedEdits())?.files ?? null,
+        switchSession: (sessionId) => this.host.switchSession(asSessionId(sessionId)),
+        selectEntry: async (id) => this.branchFrom({ by: 'id', id }),
+        stepBack: () => this.perform({ do: 'step-back' }),
+        approvalMode: (value) => this.perform({ do: 'approval-mode', value }),
+        policy: (value) => this.perform({ do: 'policy', value }),
+        interactive: (value) => this.perform({ do: 'interactive', value }),
+        runFiles: async (files) => {
+          const run = await this.host.runEdited({ ...files }, () => undefined);
+          if (run.kind !== 'running') throw new Error(`the start's version did not run: ${JSON.stringify(run)}`);
+        },
+        shipped: () => this.perform({ do: 'shipped-extension' }),
+      },
+      start,
+    );
+    await this.sync();
+    return sentence;
   }
 
   /** The tree's "Branch from here": the worker finds the entry; the fact records where the leaf went. */

@@ -1,0 +1,131 @@
+import { expect, test, type Page } from '@playwright/test';
+import { callTool, confirmDialog, dialog, latestRevision, openPlayground, openTool, output, run } from './support';
+
+// Issue 27, part 4: a mend step of "Break it" ticks only when the learner's own edited version,
+// typed in the Code tab's editor, keeps the promise; "Back to the shipped extension" restores the
+// shipped code and does not tick it.
+
+const checkpoint = (page: Page) => page.getByRole('status', { name: 'Checkpoint' });
+const codePanel = (page: Page) => page.getByRole('tabpanel', { name: 'Code', exact: true });
+const yourVersion = (page: Page) => codePanel(page).getByRole('status', { name: 'Your version' });
+const REACHED = '✓ Checkpoint reached.';
+
+/** "Break it", reset, then every step before `step` (1-based) done by "Do it for me", as a learner catching up would. */
+async function openBreakItAt(page: Page, step: number): Promise<void> {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openPlayground(page);
+  await page.getByRole('navigation', { name: 'Lessons' }).getByRole('link', { name: /Break it to see why/ }).click();
+  await page.getByRole('button', { name: 'Reset lesson' }).click();
+  await expect(page.getByRole('region', { name: /^Step \d+:/ })).toHaveAttribute('aria-busy', 'false');
+  for (let done = 1; done < step; done++) {
+    await expect(page.getByRole('heading', { name: new RegExp(`^Step ${done}:`) })).toBeVisible();
+    await page.getByRole('button', { name: 'Do it for me' }).click();
+    await expect(checkpoint(page)).toHaveText(REACHED, { timeout: 90_000 });
+    await page.getByRole('button', { name: 'Next step' }).click();
+  }
+  await expect(page.getByRole('heading', { name: new RegExp(`^Step ${step}:`) })).toBeVisible();
+  await expect(checkpoint(page)).toContainText('Not yet');
+}
+
+/**
+ * In the Code tab's editor, on the file the region lives in: the editor's own search selects `find`,
+ * and the mend is typed over it with the keyboard, key by key (the editor closes brackets and
+ * quotes as it goes, and steps over them when they are typed).
+ */
+async function typeMend(page: Page, region: string, file: string, find: string, mend: string): Promise<void> {
+  await openTool(page, 'Code');
+  const edit = codePanel(page).getByRole('button', { name: 'Edit', exact: true });
+  if (await edit.isVisible()) await edit.click();
+  await codePanel(page).getByRole('button', { name: region, exact: true }).click();
+  const editor = codePanel(page).getByRole('figure', { name: file }).getByRole('textbox', { name: 'Code editor' });
+  await expect(editor).toBeVisible();
+  await editor.click();
+  await page.keyboard.press('Control+f');
+  const findBox = codePanel(page).getByRole('textbox', { name: 'Find', exact: true });
+  await expect(findBox).toBeFocused();
+  await page.keyboard.type(find);
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Escape');
+  await expect(editor).toBeFocused();
+  await page.keyboard.type(mend);
+  await expect(editor).toContainText(mend);
+}
+
+async function runMyVersion(page: Page): Promise<void> {
+  await codePanel(page).getByRole('button', { name: 'Run my version' }).click();
+  await expect(yourVersion(page)).toContainText('Your edited extension runs now', { timeout: 90_000 });
+}
+
+/** The step-2 race: marigold asked, the leaf moved back while the dialog waits, then Confirm. */
+async function marigoldRace(page: Page): Promise<void> {
+  await run(page, '/seeds reserve marigold-french 1');
+  await expect(dialog(page)).toBeVisible();
+  await dialog(page).getByRole('button', { name: 'Meanwhile: move to the previous entry' }).click();
+  await confirmDialog(page);
+}
+
+async function queryThenAct(page: Page): Promise<void> {
+  await callTool(page, { op: 'query' });
+  const revision = await latestRevision(page);
+  await callTool(page, { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: revision });
+}
+
+test('mend the second look: typed in the editor, run, the race is refused under your version and the step ticks', async ({ page }) => {
+  test.setTimeout(420_000);
+  await openBreakItAt(page, 2);
+  await typeMend(page, 're-read-after-dialog', 'extension/command.ts', 'const second = first;', 'const second = decideHumanChange(readDesk(ctx), command, before.revision, { interactive: ctx.hasUI });');
+  await runMyVersion(page);
+  await marigoldRace(page);
+  await expect(output(page).getByRole('listitem').filter({ hasText: 'stale-revision' }).last()).toContainText('your edited extension');
+  await expect(checkpoint(page)).toHaveText(REACHED);
+});
+
+test('mend the grant check: typed in the editor, run, the act without a grant is refused and the step ticks', async ({ page }) => {
+  test.setTimeout(420_000);
+  await openBreakItAt(page, 4);
+  await typeMend(page, 'grant-check', 'domain/desk.ts', 'if (false)', "if (request.actor !== 'human' && state.snapshot.agentEnabled !== true)");
+  await runMyVersion(page);
+  await queryThenAct(page);
+  await expect(page.getByRole('region', { name: 'Structured details' })).toContainText('agent-disabled');
+  await expect(checkpoint(page)).toHaveText(REACHED);
+});
+
+test('mend the branch walk: typed in the editor, run, the query here shows 0 basil and the step ticks', async ({ page }) => {
+  test.setTimeout(420_000);
+  await openBreakItAt(page, 6);
+  await typeMend(page, 'read-desk-branch', 'extension/deskState.ts', 'sessionManager.getEntries()', 'ctx.sessionManager.getBranch()');
+  await runMyVersion(page);
+  await run(page, '/seeds query');
+  await expect(output(page).getByRole('listitem').last()).toContainText('basil-genovese: 8 available, 0 reserved');
+  await expect(checkpoint(page)).toHaveText(REACHED);
+});
+
+test('mend the validation: typed in the editor, run, the corrupt branch is refused again, then home to the shipped extension', async ({ page }) => {
+  test.setTimeout(600_000);
+  await openBreakItAt(page, 8);
+  await typeMend(
+    page,
+    'validate-every-snapshot',
+    'domain/reconstruct.ts',
+    "const parsed = { ok: true, snapshot: entry['data'] } as ReturnType<typeof parseSnapshot>;",
+    "const data: unknown = entry['data']; const parsed = parseSnapshot(data);",
+  );
+  await runMyVersion(page);
+  await run(page, '/seeds query');
+  await expect(output(page).getByRole('listitem').filter({ hasText: 'corrupt-state' }).last()).toContainText('your edited extension');
+  await expect(checkpoint(page)).toContainText('Back to the shipped extension');
+  await codePanel(page).getByRole('button', { name: 'Back to the shipped extension' }).click();
+  await expect(checkpoint(page)).toHaveText(REACHED);
+});
+
+test('"Back to the shipped extension" restores rather than mends: the race is refused, the mend step does not tick, and says why', async ({ page }) => {
+  test.setTimeout(300_000);
+  await openBreakItAt(page, 2);
+  await openTool(page, 'Code');
+  await codePanel(page).getByRole('button', { name: 'Back to the shipped extension' }).click();
+  await expect(codePanel(page)).toContainText('Running: the shipped extension');
+  await marigoldRace(page);
+  await expect(output(page)).toContainText('Refused (stale-revision)');
+  await expect(checkpoint(page)).toContainText('Not yet');
+  await expect(checkpoint(page)).toContainText('restores the shipped extension, it does not mend yours');
+});
