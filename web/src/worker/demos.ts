@@ -38,8 +38,8 @@ export async function appendCorruptSnapshot(core: HostCore, then?: 'valid'): Pro
   if (valid !== null) {
     return {
       kind: 'notice',
-      text: `Appended an invalid snapshot (${id ?? '?'}): 99 basil of 8, then a valid one after it (${valid}): nothing reserved, agent off. The leaf stands on the valid one, yet the branch still holds the invalid entry, so it still refuses everything with corrupt-state; step back twice to leave it.`,
+      text: `Appended an invalid snapshot (${id ?? '?'}): 99 basil of 8, then a valid one after it (${valid}): nothing reserved, agent off. The leaf stands on the valid one, yet the branch still holds the invalid entry, so queries and changes are still refused with corrupt-state (only discover answers); step back twice to leave it.`,
     };
   }
-  return { kind: 'notice', text: `Appended an invalid snapshot (${id ?? '?'}): 99 basil of 8. This branch now refuses everything with corrupt-state; step back to leave it.` };
+  return { kind: 'notice', text: `Appended an invalid snapshot (${id ?? '?'}): 99 basil of 8. On this branch queries and changes are now refused with corrupt-state (only discover answers); step back to leave it.` };
 }
