@@ -71,9 +71,22 @@ function leftOut(script: Script, playground: Trace, real: Trace): string[] {
   return problems;
 }
 
+/** The guard itself, on made-up traces: it must refuse an empty comparison and a lesson step with no step. */
+async function guardCheck(checks: Checks): Promise<void> {
+  await checks.run('differential: a comparison that compares nothing, or leaves a lesson step out, fails (the guard, on made-up traces)', async () => {
+    const empty: Trace = { script: 'empty', omitted: [], steps: [] };
+    const script: LessonScript = { name: 'lesson-made-up', about: '', steps: [{ reopen: true }], labels: ['first'], lessonSteps: ['setup', 'first', 'second'] };
+    const problems = leftOut(script, empty, empty);
+    const expected = ['compared nothing', 'lesson steps with no step in the comparison: setup, second'];
+    for (const part of expected) if (!problems.some((problem) => problem.startsWith(part))) throw new Error(`the guard did not say "${part}": ${JSON.stringify(problems)}`);
+    return problems.join('; ');
+  });
+}
+
 export async function compare(scripts: readonly Script[], out: string, importedView: ImportedView): Promise<void> {
   const checks = new Checks();
   const tallies: Tally[] = [];
+  await guardCheck(checks);
   for (const [index, script] of scripts.entries()) {
     const lesson = (script as Partial<LessonScript>).lessonSteps;
     const what = lesson ? `lesson "${script.name.slice('lesson-'.length)}" (its "Do it for me" solution, setup first, every step)` : `"${script.name}"`;
