@@ -80,8 +80,8 @@ test('a lesson step about the code opens the Code tab at its region; a step with
   await expect(outlined).toHaveCSS('outline-style', 'solid');
   await expect(outlined.getByText(RACE_LINE)).toBeInViewport();
 
-  // Lesson 4, step 7: the approval. Its controls live in "Tool call", which stays open; the code is one click away.
-  await page.goto('/#/lesson/4/step/7');
+  // Lesson 6, step 7: the approval. Its controls live in "Tool call", which stays open; the code is one click away.
+  await page.goto('/#/lesson/6/step/7');
   await expect(page.getByRole('heading', { name: /^Step 7: The tool still acts/ })).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Tool call', exact: true })).toHaveAttribute('aria-selected', 'true');
   await page.getByRole('button', { name: 'Show the code: tool-approval' }).click();

@@ -104,7 +104,7 @@ test('agent-disabled is met through seed_desk before the grant and after the rev
   await expect(checkpoint(page)).toHaveText(REACHED);
   expect(await seedDeskLines(page)).toBe(0);
 
-  await page.goto('/#/lesson/4/step/1');
+  await page.goto('/#/lesson/6/step/1');
   await resetLesson(page);
   await page.getByRole('button', { name: 'Do it for me' }).click();
   await expect(checkpoint(page)).toHaveText(REACHED, { timeout: 15_000 });
@@ -121,7 +121,7 @@ test('agent-disabled is met through seed_desk before the grant and after the rev
 
 test('an excess release is refused through the tool and through /seeds, with insufficient-reservation and no new entry', async ({ page }) => {
   test.setTimeout(150_000);
-  await prepareLesson(page, 2, 10);
+  await prepareLesson(page, 3, 3);
   await expect(page.getByRole('heading', { name: /Give back more than you hold/ })).toBeVisible();
   const before = await seedDeskLines(page);
   await useLatestRevisionAndCall(page, { op: 'act', action: 'release', id: 'bean-scarlet', packets: 2 });
@@ -136,7 +136,7 @@ test('an excess release is refused through the tool and through /seeds, with ins
 
 test('headless revocation: /seeds agent off without a UI is refused with ui-required and the grant stays on', async ({ page }) => {
   test.setTimeout(90_000);
-  await prepareLesson(page, 4, 4);
+  await prepareLesson(page, 6, 4);
   await expect(page.getByRole('heading', { name: /No screen, no revoke either/ })).toBeVisible();
   await expect(page.getByRole('checkbox', { name: 'Interactive UI' })).not.toBeChecked();
   const before = await seedDeskLines(page);
@@ -148,29 +148,28 @@ test('headless revocation: /seeds agent off without a UI is refused with ui-requ
   expect(await seedDeskLines(page)).toBe(before);
 });
 
-test('durable vs transient: a plain move is not kept by a reopen; a branch written into is where the session reopens', async ({ page }) => {
-  test.setTimeout(90_000);
-  await prepareLesson(page, 3, 2);
-  await expect(page.getByRole('heading', { name: /A move alone is not kept/ })).toBeVisible();
-  await branchFromItem(page, 'nothing reserved · agent on');
-  await expectDesk(page, 'basil-genovese', 8, 0);
-  await page.getByRole('button', { name: 'Reopen session' }).click();
-  await expectDesk(page, 'basil-genovese', 6, 2);
-  await expect(page.getByRole('note').filter({ hasText: 'appended nothing' })).toBeVisible();
-  await expect(checkpoint(page)).toHaveText(REACHED);
-
-  // Steps 4 and 5 (step back, reserve 1 there), then the reopen keeps the written branch.
-  await page.getByRole('button', { name: 'Next step' }).click();
-  for (const step of [4, 5]) {
-    await page.getByRole('button', { name: 'Do it for me' }).click();
-    await expect(checkpoint(page), `step ${step}`).toHaveText(REACHED, { timeout: 15_000 });
-    await page.getByRole('button', { name: 'Next step' }).click();
-  }
+test('after an agent turn, closing appends session_exit under the leaf: a written branch and a plain move both reopen where they stood', async ({ page }) => {
+  test.setTimeout(120_000);
+  await prepareLesson(page, 5, 4);
   await expect(page.getByRole('heading', { name: /A branch you wrote into is kept/ })).toBeVisible();
   await expectDesk(page, 'basil-genovese', 7, 1);
   await page.getByRole('button', { name: 'Reopen session' }).click();
-  await expect(page.getByRole('note').filter({ hasText: 'where you stood' })).toBeVisible();
+  await expect(page.getByRole('note').filter({ hasText: 'session_exit' })).toBeVisible();
   await expectDesk(page, 'basil-genovese', 7, 1);
+  await expect(checkpoint(page)).toHaveText(REACHED);
+
+  // Step 6 (the sibling's revision), then the plain move: kept by the exit entry, not by the move.
+  await page.getByRole('button', { name: 'Next step' }).click();
+  await page.getByRole('button', { name: 'Do it for me' }).click();
+  await expect(checkpoint(page), 'step 6').toHaveText(REACHED, { timeout: 15_000 });
+  await page.getByRole('button', { name: 'Next step' }).click();
+  await expect(page.getByRole('heading', { name: /A move, then a reopen/ })).toBeVisible();
+  await branchFromItem(page, 'nothing reserved · agent on');
+  await expectDesk(page, 'basil-genovese', 8, 0);
+  await page.getByRole('button', { name: 'Reopen session' }).click();
+  await expect(page.getByRole('note').filter({ hasText: 'not your move' })).toBeVisible();
+  await expectDesk(page, 'basil-genovese', 8, 0);
+  await run(page, '/seeds query');
   await expect(checkpoint(page)).toHaveText(REACHED);
 });
 
@@ -238,10 +237,11 @@ test('host approval as the host resolves it: "not set" and yolo by default; alwa
 
 test('a lesson step shows the approval mode stopping a call the agent grant would allow', async ({ page }) => {
   test.setTimeout(150_000);
-  await prepareLesson(page, 4, 8);
+  await prepareLesson(page, 4, 0);
   await expect(page.getByRole('heading', { name: /Mode and grant are different gates/ })).toBeVisible();
-  await page.getByRole('checkbox', { name: 'Interactive UI' }).check();
   await expect(page.getByRole('status', { name: 'Status line' })).toContainText('agent on');
+  await callTool(page, { op: 'query' });
+  await page.getByRole('radiogroup', { name: 'Approval mode' }).getByRole('radio', { name: 'always-ask' }).check();
   await useLatestRevisionAndCall(page, { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1 });
   const prompt = page.getByRole('dialog', { name: 'Host approval: seed_desk' });
   await prompt.getByRole('button', { name: 'Deny' }).click();
@@ -251,23 +251,21 @@ test('a lesson step shows the approval mode stopping a call the agent grant woul
 
 test('persistence gate and presentation limits: each note has a step that shows it', async ({ page }) => {
   test.setTimeout(120_000);
-  await prepareLesson(page, 5, 2);
-  const hostFile = page.getByLabel('Host file');
-  await expect(hostFile).toContainText('not written yet');
-  await callTool(page, { op: 'query' });
-  await expect(hostFile).toContainText('Host file: written');
-  await expect(checkpoint(page)).toHaveText(REACHED);
-
-  await page.getByRole('button', { name: 'Next step' }).click();
-  await page.getByRole('button', { name: 'Do it for me' }).click();
-  await expect(checkpoint(page)).toHaveText(REACHED, { timeout: 15_000 });
-  await page.getByRole('button', { name: 'Next step' }).click();
+  await prepareLesson(page, 7, 0);
 
   // appendEntry: outside the model-visible conversation.
   await run(page, '/seeds reserve marigold-french 1');
   await confirmDialog(page);
   const branch = page.getByRole('list', { name: 'Active branch' });
   await expect(branch.getByRole('listitem').last()).toContainText('not sent to the model');
+  await expect(checkpoint(page)).toHaveText(REACHED);
+
+  // The persistence gate: no host file before the first assistant message.
+  await page.getByRole('button', { name: 'Next step' }).click();
+  const hostFile = page.getByLabel('Host file');
+  await expect(hostFile).toContainText('not written yet');
+  await callTool(page, { op: 'query' });
+  await expect(hostFile).toContainText('Host file: written');
   await expect(branch.getByRole('listitem').filter({ hasText: 'assistant' }).first()).not.toContainText('not sent to the model');
   await expect(checkpoint(page)).toHaveText(REACHED);
 
@@ -278,15 +276,17 @@ test('persistence gate and presentation limits: each note has a step that shows 
   await expect(page.getByRole('region', { name: 'Explanation' })).toContainText('no fsync');
   await expect(checkpoint(page)).toHaveText(REACHED);
 
-  // renderResult: presentation only; details may never reach the model.
-  await page.getByRole('button', { name: 'Next step' }).click();
+  // renderResult: presentation only; details may never reach the model (lesson 2, step 6).
+  await page.goto('/#/lesson/2/step/6');
+  await expect(page.getByRole('heading', { name: /What a picture of the result is not/ })).toBeVisible();
   await callTool(page, { op: 'inspect', id: 'marigold-french' });
   await expect(page.getByRole('region', { name: 'Rendered result' })).toContainText('✓ inspect');
   await expect(page.getByText('A host may never pass these to the model')).toBeVisible();
   await expect(checkpoint(page)).toHaveText(REACHED);
 
-  // Approval gates stop tool calls, not other extension code.
-  await page.getByRole('button', { name: 'Next step' }).click();
+  // Approval gates stop tool calls, not other extension code (lesson 4, step 3).
+  await page.goto('/#/lesson/4/step/3');
+  await expect(page.getByRole('heading', { name: /A blocked tool is not a stopped extension/ })).toBeVisible();
   await openTool(page, 'Tool call');
   await page.getByRole('combobox', { name: 'Host approval for seed_desk' }).selectOption('deny');
   await callTool(page, { op: 'query' });
@@ -299,11 +299,11 @@ test('persistence gate and presentation limits: each note has a step that shows 
 
 test('the closing question keeps its answer until Yes or No is picked, then explains in a region named "Explanation"', async ({ page }) => {
   await openPlayground(page);
-  await page.goto('/#/lesson/6/step/5');
+  await page.goto('/#/lesson/8/step/5');
   await expect(page.getByRole('heading', { name: /^Step 5: The closing question/ })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Explanation' })).toHaveCount(0);
   await expect(page.locator('body')).not.toContainText('authoritative');
-  await expect(page.getByRole('article', { name: /^Lesson 6/ })).not.toContainText(/\bNo\./);
+  await expect(page.getByRole('article', { name: /^Lesson 8/ })).not.toContainText(/\bNo\./);
   await page.getByRole('group', { name: 'Your answer' }).getByRole('button', { name: 'Yes' }).click();
   const explanation = page.getByRole('region', { name: 'Explanation' });
   await expect(explanation).toBeVisible();

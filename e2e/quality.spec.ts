@@ -13,7 +13,7 @@ async function lessonShape(page: Page): Promise<number[]> {
   return counts;
 }
 
-const LESSON_COUNT = 7;
+const LESSON_COUNT = 9;
 
 // One test per lesson and theme: each runs two full-page analyses, so a slow machine meets the
 // per-test timeout with room to spare instead of one test carrying all twelve.

@@ -202,7 +202,7 @@ test('below 900 px one region at a time, switched from a bar, with no sideways s
 
 test('a lesson step opens the tab it needs and outlines what it talks about', async ({ page }) => {
   await openPlayground(page);
-  await page.goto('/#/lesson/3/step/1');
+  await page.goto('/#/lesson/5/step/1');
   await expect(page.getByRole('heading', { name: /^Step 1: Find the state entries/ })).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Journal' })).toHaveAttribute('aria-selected', 'true');
   const filter = page.locator('label').filter({ has: page.getByRole('textbox', { name: 'Filter journal' }) });
@@ -222,7 +222,7 @@ test('a lesson step opens the tab it needs and outlines what it talks about', as
   await expect(filter).toHaveCSS('outline-style', 'none');
 
   // A step about the session graph outlines the region itself.
-  await page.goto('/#/lesson/3/step/4');
+  await page.goto('/#/lesson/5/step/3');
   await expect(region(page, 'Session graph')).toHaveCSS('outline-style', 'solid');
   await page.getByRole('tab', { name: 'Tool call' }).click();
   await expect(page.getByRole('button', { name: 'Call seed_desk' })).toHaveCSS('outline-style', 'none');
