@@ -4,10 +4,11 @@
  * worker host and in the real host and the two are compared step by step. The lessons come from
  * lessons/ (markdown), compiled by scripts/lessons.mjs.
  *
- * Page-only actions (a panel opened, a filter typed, the closing answer) have no host effect and
- * become no step. An action the real host cannot be driven to do is left out, with the reason,
- * in the script's `omitted` list (and in host-test/CONTEXT.md).
+ * Every action becomes a step: page-only ones (a panel opened, a filter typed, an answer, the
+ * editor's draft) a `pageOnly` step that both hosts trace, with what the panel reads that a host
+ * holds too; "Run my version" the lesson step's prepared edits (scripts/break-it-variants.mjs).
  */
+import { preparedEdits } from '../scripts/break-it-variants.mjs';
 import { LESSONS } from '../scripts/lessons.mjs';
 import type { LessonAction } from '../web/src/lessons/schema';
 import type { Meanwhile, Script, Step } from './script';
@@ -17,26 +18,17 @@ const MEANWHILE_RESERVE = { id: 'marigold-french', packets: 1 };
 const OTHER_REVISION_ACT = { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: '$offBranch' };
 const TWIN_COMMAND = '/seeds reserve marigold-french 3';
 
-/** Actions that only drive a page panel: nothing reaches the host. */
-const PAGE_ONLY: Partial<Record<LessonAction['do'], string>> = {
-  'filter-journal': 'the Journal panel filter (reads the file, changes nothing)',
-  'compare-with-other-branch': 'the Compare panel (reads two branches, changes nothing)',
-  'closing-answer': "the closing question's answer (page state only)",
-  answer: "a step's own Yes/No question (page state only)",
-};
-
 /**
- * Actions the real host cannot be driven to do from outside; the whole lesson step is left out,
- * since what follows in it depends on the action.
+ * Actions that reach no host: each is still a step (`pageOnly`), traced and compared in both hosts,
+ * with what the panel reads that a host holds too.
  */
-const NOT_IN_REAL_HOST: Partial<Record<LessonAction['do'], string>> = {
-  'fail-next-write':
-    "the playground's fault injection fails its next IndexedDB transaction; the real host's session writer (FileSessionStorage, and nothing is written before the first assistant message) has no switch to fail its next append from outside",
-  'branch-from': "a tree row found by its display text is the page's tree rendering; the real host's /tree selector has no such lookup",
-  'apply-edit':
-    'the real host loads an extension from a file when a session starts; the "break it" check loads this very prepared edit, bundled as a file (scripts/break-it-variants.mjs), into the real OMP and compares it with the page',
-  'run-edited': 'see apply-edit: an edited extension reaches the real host as a file, checked by the "break it" check',
-  'shipped-extension': 'see apply-edit: the real host runs the shipped file unless given another',
+const PAGE_ONLY: Partial<Record<LessonAction['do'], Pick<Extract<Step, { pageOnly: unknown }>, 'read'>>> = {
+  'filter-journal': { read: 'journal' },
+  'compare-with-other-branch': { read: 'other-branch' },
+  'closing-answer': {},
+  answer: {},
+  // The editor's draft: nothing runs until "Run my version".
+  'apply-edit': {},
 };
 
 /** The lessons' revision placeholders in the script's names ("$previous" there is a tool result's). */
@@ -47,22 +39,25 @@ function toolArgs(args: Record<string, unknown>): Record<string, unknown> {
   return { ...args };
 }
 
-interface Translated {
-  readonly steps: Step[];
-  readonly skipped: string[];
-  readonly omitted: string | null;
+let prepared: Map<string, Record<string, string>> | undefined;
+const editsOf = () => (prepared ??= preparedEdits());
+
+/** What a page-only action is called in the trace. */
+function pageOnlyName(action: LessonAction): string {
+  if (action.do === 'apply-edit') return `apply-edit ${action.file}`;
+  if ('value' in action) return `${action.do} ${String(action.value)}`;
+  if ('text' in action) return `${action.do} ${action.text}`;
+  return action.do;
 }
 
-function translate(actions: readonly LessonAction[]): Translated {
+/** `stepId`: the lesson step the actions are the solution of (its prepared edits are bundled under that name). */
+function translate(actions: readonly LessonAction[], stepId: string): Step[] {
   const steps: Step[] = [];
-  const skipped: string[] = [];
   for (let index = 0; index < actions.length; index++) {
     const action = actions[index]!;
-    const blocked = NOT_IN_REAL_HOST[action.do];
-    if (blocked) return { steps: [], skipped, omitted: `"${action.do}": ${blocked}` };
     const pageOnly = PAGE_ONLY[action.do];
     if (pageOnly) {
-      skipped.push(`"${action.do}" (${pageOnly})`);
+      steps.push({ pageOnly: pageOnlyName(action), ...pageOnly });
       continue;
     }
     switch (action.do) {
@@ -130,6 +125,18 @@ function translate(actions: readonly LessonAction[]): Translated {
       case 'twin-tab':
         steps.push({ twinTab: { command: TWIN_COMMAND } });
         break;
+      case 'run-edited': {
+        const files = editsOf().get(stepId);
+        if (!files) throw new Error(`${stepId}: "run-edited" without a prepared edit in the same step`);
+        steps.push({ extension: 'edited', variant: stepId, files });
+        break;
+      }
+      case 'shipped-extension':
+        steps.push({ extension: 'shipped' });
+        break;
+      case 'fail-next-write':
+        steps.push({ failNextWrite: true });
+        break;
       case 'confirm':
       case 'cancel':
       case 'meanwhile-reserve':
@@ -137,38 +144,33 @@ function translate(actions: readonly LessonAction[]): Translated {
       case 'approve':
       case 'deny':
         throw new Error(`a lone "${action.do}" action (it must follow a line or a tool call)`);
+      case 'branch-from':
+        // A tree row found by its display text is the page's rendering; no lesson uses it.
+        throw new Error(`${stepId}: "branch-from" has no real-host counterpart in test:host (a tree row found by its text); give the step another action`);
       default:
         throw new Error(`no translation for the lesson action "${action.do}"`);
     }
   }
-  return { steps, skipped, omitted: null };
+  return steps;
 }
 
 export interface LessonScript extends Script {
-  /** Page-only actions that became no step. */
-  readonly pageOnly: readonly string[];
+  /** The lesson's step ids (setup first), each of which must come out of the comparison with at least one step. */
+  readonly lessonSteps: readonly string[];
 }
 
 export function lessonScripts(): LessonScript[] {
   return LESSONS.map((lesson) => {
     const steps: Step[] = [];
     const labels: string[] = [];
-    const omitted: string[] = [];
-    const pageOnly: string[] = [];
     const add = (label: string, actions: readonly LessonAction[]) => {
-      const translated = translate(actions);
-      pageOnly.push(...translated.skipped.map((what) => `${label}: ${what}`));
-      if (translated.omitted) {
-        omitted.push(`${label} (the whole step): ${translated.omitted}`);
-        return;
-      }
-      for (const step of translated.steps) {
+      for (const step of translate(actions, label)) {
         steps.push(step);
         labels.push(label);
       }
     };
     add('setup', lesson.setup);
     for (const step of lesson.steps) add(step.id, step.solution);
-    return { name: `lesson-${lesson.id}`, about: lesson.title, steps, labels, omitted, pageOnly };
+    return { name: `lesson-${lesson.id}`, about: lesson.title, steps, labels, lessonSteps: ['setup', ...lesson.steps.map((step) => step.id)] };
   });
 }

@@ -8,8 +8,6 @@ import '../domain/zodSetup';
 import * as z from 'zod/mini';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { AgentObservation } from '../domain/agents/scriptedAgent';
-import { AgentStepper, createAgent } from '../domain/agents/stepper';
 
 const ApprovalModeSchema = z.enum(['always-ask', 'write', 'yolo']);
 const PolicySchema = z.enum(['allow', 'prompt', 'deny']);
@@ -78,6 +76,24 @@ export const StepSchema = z.union([
    * reservation on its branch, runs `command` and confirms its dialog.
    */
   z.strictObject({ twinTab: z.strictObject({ command: z.string() }) }),
+  /**
+   * A page action that reaches no host (a panel opened, a question answered, the editor's draft):
+   * still a step, traced and compared, so it is never dropped. `read`: what the panel shows that a
+   * host holds too — `journal`, the seed desk lines of the session's file (null while the host has
+   * written no file); `other-branch`, the desk here and on the branch of the newest seed desk
+   * entry off this branch, each rebuilt from that branch alone.
+   */
+  z.strictObject({ pageOnly: z.string(), read: z.optional(z.enum(['journal', 'other-branch'])) }),
+  /**
+   * "Run my version": the edited files in place of the running extension, on the same session.
+   * `files`: the page's drafts (path → text) it compiles; `variant`: the same edits bundled by
+   * scripts/break-it-variants.mjs (host-test/out/variants/<variant>.js), which the real host loads.
+   */
+  z.strictObject({ extension: z.literal('edited'), variant: z.string(), files: z.record(z.string(), z.string()) }),
+  /** "Back to the shipped extension". */
+  z.strictObject({ extension: z.literal('shipped') }),
+  /** The next write to the session's storage fails (once). */
+  z.strictObject({ failNextWrite: z.literal(true) }),
 ]);
 export type Step = z.infer<typeof StepSchema>;
 export type ToolStep = z.infer<typeof ToolStepSchema>;
@@ -110,6 +126,17 @@ export type Outcome =
    */
   | { readonly kind: 'command'; readonly result: string; readonly code?: string; readonly revision?: string; readonly change?: unknown }
   | { readonly kind: 'tool'; readonly prompt: string | null; readonly isError: boolean; readonly text: string; readonly details: unknown }
+  /** A leaf move outside a dialog: whether there was somewhere to move to. */
+  | { readonly kind: 'move'; readonly moved: boolean }
+  /** A reopen: whether the host found the session to open again (false: it started a new one). */
+  | { readonly kind: 'reopened'; readonly found: boolean }
+  /** Which extension runs after an `extension` step. */
+  | { readonly kind: 'extension'; readonly running: 'edited' | 'shipped' }
+  /** A `pageOnly` step's `read` (see StepSchema). */
+  | { readonly kind: 'journal'; readonly seedDeskLines: number | null }
+  | { readonly kind: 'other-branch'; readonly here: unknown; readonly other: unknown }
+  /** A `failNextWrite`: whether there was a session file whose next write could fail. */
+  | { readonly kind: 'fault'; readonly armed: boolean }
   /** A scripted agent's calls in this step, and its summary once it has finished. */
   | { readonly kind: 'agent'; readonly calls: readonly Outcome[]; readonly summary: string | null }
   | { readonly kind: 'none' };
@@ -137,6 +164,13 @@ export interface StepTrace {
   readonly desk: DeskView;
   /** The `data` of every seed desk entry on the current branch, root to leaf. */
   readonly branchDesk: readonly unknown[];
+  /**
+   * Whether the host's session file exists after the step (real: on disk; page: its "Host file"
+   * note, written once the session holds an assistant message).
+   */
+  readonly hostFile: boolean;
+  /** Whether a failed write is latched after the step (real: the session manager's flush() rejects; page: its storage alert). */
+  readonly writeFailure: boolean;
   /** What only the page shows (its own notices: reopen, new session, the corrupt demo). Not compared. */
   readonly pageOnly?: readonly string[];
 }
@@ -166,61 +200,6 @@ export function appendedName(entry: { readonly type?: unknown; readonly [key: st
 /** The valid snapshot `corrupt: "then-valid"` appends after the invalid one (web/src/worker/demos.ts). */
 export const VALID_AFTER_CORRUPT = { version: 1, agentEnabled: false, quantities: {} } as const;
 
-type AgentScriptStep = Extract<Step, { agent: unknown }> | Extract<Step, { agentContinue: unknown }>;
-
-/**
- * Runs an `agent`/`agentContinue` step with `call` (the runner's own tool step): the same scripted
- * agent, seeing only each call's result, as the page's Agents tab runs it. Returns the run, to
- * continue later, and the step's outcome.
- */
-export async function driveAgent(current: AgentStepper | null, step: AgentScriptStep, call: (args: Record<string, unknown>) => Promise<Outcome>): Promise<{ agent: AgentStepper; outcome: Outcome }> {
-  const agent = 'agent' in step ? new AgentStepper(createAgent(step.agent)) : current;
-  if (!agent) throw new Error('agentContinue: no agent has been started');
-  const calls: Outcome[] = [];
-  const observe = async (args: Record<string, unknown>): Promise<AgentObservation> => {
-    const outcome = await call(args);
-    calls.push(outcome);
-    if (outcome.kind !== 'tool') return { ok: false, isError: true, text: 'No result.' };
-    const details = outcome.details as AgentObservation['details'] | null;
-    if (outcome.isError || !details) return { ok: false, isError: true, text: outcome.text };
-    return { ok: details.ok, isError: false, text: outcome.text, details };
-  };
-  if ('agent' in step && step.calls !== undefined) for (let n = 0; n < step.calls; n++) await agent.step(observe);
-  else await agent.runToEnd(observe);
-  return { agent, outcome: { kind: 'agent', calls, summary: agent.summary } };
-}
-
-/** The revisions a script's placeholders name, kept the same way by both runners. */
-export class Revisions {
-  private readonly desk: string[] = [];
-  private readonly results: string[] = [];
-
-  noteDesk(revision: string): void {
-    if (this.desk.at(-1) !== revision) this.desk.push(revision);
-  }
-
-  /** A tool result's `details.revision`, if it has one. */
-  noteResult(details: unknown): void {
-    const revision = typeof details === 'object' && details !== null ? (details as { revision?: unknown }).revision : undefined;
-    if (typeof revision === 'string' && this.results.at(-1) !== revision) this.results.push(revision);
-  }
-
-  fill(args: Record<string, unknown>, offBranch: () => string | null): Record<string, unknown> {
-    const value = args['expectedRevision'];
-    const current = this.desk.at(-1) ?? '';
-    const named: Record<string, () => string | null | undefined> = {
-      $current: () => current,
-      $previous: () => this.desk.at(-2) ?? current,
-      $latest: () => this.results.at(-1),
-      $previousResult: () => this.results.at(-2),
-      $offBranch: offBranch,
-    };
-    if (typeof value !== 'string' || !(value in named)) return args;
-    // Unresolved, a placeholder stays as it is (as the page leaves it): the desk then refuses it.
-    return { ...args, expectedRevision: named[value]!() ?? value };
-  }
-}
-
 /**
  * Replace each session id with SID (then SID2, …, in the order given) and each seed desk entry id
  * with desk#N (N counting seed desk entries in the order given), everywhere in the trace.
@@ -239,12 +218,4 @@ export function normalizeTrace(trace: Trace, sessionIds: readonly string[], desk
 
 export function describeStep(step: Step, label?: string): string {
   return label ? `[${label}] ${JSON.stringify(step)}` : JSON.stringify(step);
-}
-
-/** Ids in first-seen order, without repeats. */
-export class Seen {
-  readonly ids: string[] = [];
-  add(ids: Iterable<string>): void {
-    for (const id of ids) if (!this.ids.includes(id)) this.ids.push(id);
-  }
 }

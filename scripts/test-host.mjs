@@ -6,7 +6,8 @@
 //     packages and `npm ci` refuses it as out of sync; --no-save keeps the lock as committed.
 //  2. Build extension/dist/seed-desk.js.
 //  3. Playground side of the differential (Node): the action scripts (host-test/scripts.json) and
-//     every lesson's "Do it for me" solution (host-test/lessonScripts.ts) on the worker host.
+//     every step of every lesson's "Do it for me" solution (host-test/lessonScripts.ts) on the
+//     worker host; "Break it"'s edited versions through the worker's own compile-and-swap path.
 //  4. Under Bun: the behaviour checks and the real side of the differential (host-test/real.ts).
 //  5. Compare the two sides and the session files each wrote (Node).
 // Ends with one line "N passed, N failed"; exits non-zero on any failure.
@@ -81,8 +82,9 @@ const runStart = performance.now();
 rmSync(OUT, { recursive: true, force: true });
 const built = await writeExtension();
 console.log(`Built extension/dist/seed-desk.js (${(built.bytes / 1024).toFixed(1)} KiB).`);
-// The "Break it" lesson's prepared edits, one bundle per step (host-test/out/variants/<step>.js).
-if (run(TSX, ['scripts/break-it-variants.mjs', join(OUT, 'variants')]) !== 0) console.error('The "Break it" variants could not be built; the break-it check will say so.');
+// The "Break it" lesson's prepared edits, one bundle per step (host-test/out/variants/<step>.js),
+// which the real host loads where the page runs its edited version.
+if (run(TSX, ['scripts/break-it-variants.mjs', join(OUT, 'variants')]) !== 0) console.error('The "Break it" variants could not be built; the break-it lesson\'s replay will say so.');
 
 console.log('\nPlayground side (Node, worker host on fake-indexeddb)…');
 const playgroundExit = run(TSX, ['host-test/playground.ts', 'run']);
