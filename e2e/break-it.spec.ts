@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { callTool, confirmDialog, dialog, latestRevision, openPlayground, openTool, output, run } from './support';
+import { replaceInEditor } from './typing';
 
 // Issue 27, part 4: a mend step of "Break it" ticks only when the learner's own edited version,
 // typed in the Code tab's editor, keeps the promise; "Back to the shipped extension" restores the
@@ -27,28 +28,14 @@ async function openBreakItAt(page: Page, step: number): Promise<void> {
   await expect(checkpoint(page)).toContainText('Not yet');
 }
 
-/**
- * In the Code tab's editor, on the file the region lives in: the editor's own search selects `find`,
- * and the mend is typed over it with the keyboard, key by key (the editor closes brackets and
- * quotes as it goes, and steps over them when they are typed).
- */
-async function typeMend(page: Page, region: string, file: string, find: string, mend: string): Promise<void> {
+/** In the Code tab's editor: the editor's own search selects the broken text and the mend is typed key by key (e2e/typing.ts). */
+async function typeMend(page: Page, file: string, find: string, mend: string): Promise<void> {
   await openTool(page, 'Code');
   const edit = codePanel(page).getByRole('button', { name: 'Edit', exact: true });
   if (await edit.isVisible()) await edit.click();
-  await codePanel(page).getByRole('button', { name: region, exact: true }).click();
-  const editor = codePanel(page).getByRole('figure', { name: file }).getByRole('textbox', { name: 'Code editor' });
-  await expect(editor).toBeVisible();
-  await editor.click();
-  await page.keyboard.press('Control+f');
-  const findBox = codePanel(page).getByRole('textbox', { name: 'Find', exact: true });
-  await expect(findBox).toBeFocused();
-  await page.keyboard.type(find);
-  await page.keyboard.press('Enter');
-  await page.keyboard.press('Escape');
-  await expect(editor).toBeFocused();
-  await page.keyboard.type(mend);
-  await expect(editor).toContainText(mend);
+  // CodeMirror is a chunk fetched on the first "Edit": on a busy machine it takes more than a few seconds.
+  await expect(codePanel(page).getByRole('textbox', { name: 'Code editor' })).toBeVisible({ timeout: 30_000 });
+  await replaceInEditor(page, { file, find, replace: mend });
 }
 
 async function runMyVersion(page: Page): Promise<void> {
@@ -73,7 +60,7 @@ async function queryThenAct(page: Page): Promise<void> {
 test('mend the second look: typed in the editor, run, the race is refused under your version and the step ticks', async ({ page }) => {
   test.setTimeout(420_000);
   await openBreakItAt(page, 2);
-  await typeMend(page, 're-read-after-dialog', 'extension/command.ts', 'const second = first;', 'const second = decideHumanChange(readDesk(ctx), command, before.revision, { interactive: ctx.hasUI });');
+  await typeMend(page, 'extension/command.ts', 'const second = first;', 'const second = decideHumanChange(readDesk(ctx), command, before.revision, { interactive: ctx.hasUI });');
   await runMyVersion(page);
   await marigoldRace(page);
   await expect(output(page).getByRole('listitem').filter({ hasText: 'stale-revision' }).last()).toContainText('your edited extension');
@@ -83,7 +70,7 @@ test('mend the second look: typed in the editor, run, the race is refused under 
 test('mend the grant check: typed in the editor, run, the act without a grant is refused and the step ticks', async ({ page }) => {
   test.setTimeout(420_000);
   await openBreakItAt(page, 4);
-  await typeMend(page, 'grant-check', 'domain/desk.ts', 'if (false)', "if (request.actor !== 'human' && state.snapshot.agentEnabled !== true)");
+  await typeMend(page, 'domain/desk.ts', 'if (false)', "if (request.actor !== 'human' && state.snapshot.agentEnabled !== true)");
   await runMyVersion(page);
   await queryThenAct(page);
   await expect(page.getByRole('region', { name: 'Structured details' })).toContainText('agent-disabled');
@@ -93,7 +80,7 @@ test('mend the grant check: typed in the editor, run, the act without a grant is
 test('mend the branch walk: typed in the editor, run, the query here shows 0 basil and the step ticks', async ({ page }) => {
   test.setTimeout(420_000);
   await openBreakItAt(page, 6);
-  await typeMend(page, 'read-desk-branch', 'extension/deskState.ts', 'sessionManager.getEntries()', 'ctx.sessionManager.getBranch()');
+  await typeMend(page, 'extension/deskState.ts', 'sessionManager.getEntries()', 'ctx.sessionManager.getBranch()');
   await runMyVersion(page);
   await run(page, '/seeds query');
   await expect(output(page).getByRole('listitem').last()).toContainText('basil-genovese: 8 available, 0 reserved');
@@ -105,7 +92,6 @@ test('mend the validation: typed in the editor, run, the corrupt branch is refus
   await openBreakItAt(page, 8);
   await typeMend(
     page,
-    'validate-every-snapshot',
     'domain/reconstruct.ts',
     "const parsed = { ok: true, snapshot: entry['data'] } as ReturnType<typeof parseSnapshot>;",
     "const data: unknown = entry['data']; const parsed = parseSnapshot(data);",
