@@ -30,6 +30,8 @@ export class Connection {
   /** What the oldest request unanswered for 10 s waits for, in one sentence (workerClient.ts); null when none waits. */
   waiting = $state.raw<string | null>(null);
   private readonly waits = new Map<number, string>();
+  /** Set when this browser lacks what two tabs need to share the journal: the page works, in one tab. */
+  readonly singleTabOnly: string | null = twoTabsUnsupported(globalThis);
   private client: WorkerClient;
   private readonly makeWorker: (() => Worker) | null;
   private readonly topics: Listeners = {};
@@ -160,4 +162,11 @@ export class Connection {
     for (const update of changes.updates) (this.topics[update.topic] as ((update: TopicUpdate) => void) | undefined)?.(update);
     if (cause !== 'answer') for (const listener of this.pushListeners) listener(cause);
   }
+}
+
+/** One sentence when two tabs cannot share the journal here (no BroadcastChannel: no news of the other tab's appends; no Web Locks: no writer lease). */
+export function twoTabsUnsupported(scope: { BroadcastChannel?: unknown; navigator?: { locks?: unknown } }): string | null {
+  const missing = [typeof scope.BroadcastChannel === 'function' ? null : 'BroadcastChannel', scope.navigator?.locks ? null : 'Web Locks'].filter((name) => name !== null);
+  if (missing.length === 0) return null;
+  return `This browser has no ${missing.join(' and no ')}, so two tabs of the playground are not supported here; it works in this one tab.`;
 }

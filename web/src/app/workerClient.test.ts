@@ -111,6 +111,17 @@ describe('WorkerClient: no request waits in silence', () => {
     expect(worker.posted).toHaveLength(2);
   });
 
+  it('progress counts as an answer to the probe: a worker busy with a long import is not taken for gone', () => {
+    const { clock, worker, client, gone } = setup();
+    void client.request({ type: 'exportSession' }, () => undefined).catch(() => undefined);
+    clock.advance(WAIT_NOTICE_MS + PROBE_ANSWER_MS - 1);
+    worker.say({ kind: 'progress', id: 1, phase: 'read', done: 1, total: 2 });
+    clock.advance(PROBE_ANSWER_MS);
+    expect(gone()).toBe(0);
+    clock.advance(WAIT_NOTICE_MS + PROBE_ANSWER_MS);
+    expect(gone()).toBe(1);
+  });
+
   it('an answer before 10 s: no probe, nothing said', async () => {
     const { clock, worker, client, heard } = setup();
     const answer = client.request({ type: 'stepBack' });

@@ -108,15 +108,17 @@ export class WorkerClient {
       case 'notice':
         this.onNotice?.(message.text);
         return;
-      case 'progress':
+      case 'progress': {
+        // A worker that reports progress is alive, even if a long synchronous step kept it from the probe.
+        const pending = this.pending.get(message.id);
+        if (pending?.probing) this.rearm(message.id, pending);
         this.progress.get(message.id)?.(message.phase, message.done, message.total);
         return;
+      }
       case 'waiting': {
         const pending = this.pending.get(message.id);
         if (!pending) return;
-        pending.probing = false;
-        this.clock.clearTimeout(pending.timer);
-        pending.timer = this.clock.setTimeout(() => this.probe(message.id), WAIT_NOTICE_MS);
+        this.rearm(message.id, pending);
         this.onWaiting?.(message.id, pending.body, message.on);
         return;
       }
@@ -138,6 +140,13 @@ export class WorkerClient {
       return;
     }
     waiting.resolve(result.data);
+  }
+
+  /** The worker answered for this request: the next probe in WAIT_NOTICE_MS, if it is still not answered. */
+  private rearm(id: number, pending: Pending): void {
+    pending.probing = false;
+    this.clock.clearTimeout(pending.timer);
+    pending.timer = this.clock.setTimeout(() => this.probe(id), WAIT_NOTICE_MS);
   }
 
   /** The request is over (answered or failed): no more probes, and nothing waits for it. */

@@ -14,7 +14,8 @@ import { Watches } from './watches';
  * changed for the page (its view and the topics it watches); other tabs' appends arrive over a
  * BroadcastChannel, join the tree (this tab's leaf stays put) and reach the page as a push.
  */
-const channel = new BroadcastChannel(BROADCAST_CHANNEL);
+// Without BroadcastChannel (the page says two tabs are not supported there) this tab works alone.
+const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(BROADCAST_CHANNEL) : null;
 const watches = new Watches();
 
 let lostBeforeStart: string | null = null;
@@ -134,7 +135,7 @@ async function finishOpening(host: PlaygroundHost): Promise<void> {
   if (changes.view || changes.updates.length > 0) post({ kind: 'push', changes, reason: 'sessions' });
 }
 
-channel.addEventListener('message', (event: MessageEvent<unknown>) => {
+channel?.addEventListener('message', (event: MessageEvent<unknown>) => {
   const parsed = BroadcastSchema.safeParse(event.data);
   if (!parsed.success) return; // Not ours, or from an incompatible version of the page: ignore.
   const message = parsed.data;
@@ -157,7 +158,7 @@ channel.addEventListener('message', (event: MessageEvent<unknown>) => {
 });
 
 function announce(message: Broadcast): void {
-  channel.postMessage(message);
+  channel?.postMessage(message);
 }
 
 function post(message: DeepReadonly<WorkerMessage>): void {
