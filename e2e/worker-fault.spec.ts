@@ -87,6 +87,9 @@ test('site data cleared while the page is open: it says so in one sentence, refu
   const stopped = page.getByRole('alert').filter({ hasText: 'Writes are stopped' });
   await expect(stopped).toContainText(/storage was cleared|upgrading or deleting/);
   await expectDesk(page, 'marigold-french', 2, 1);
+  // The stored session went with the site data: a reopen says so, and a new session starts clean.
+  await page.getByRole('button', { name: 'Reopen session' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'no longer in the database' }).first()).toBeVisible();
   await openTool(page, 'Sessions');
   await page.getByRole('button', { name: 'New session', exact: true }).click();
   await expectDesk(page, 'marigold-french', 3, 0);
