@@ -23,7 +23,8 @@ function sh(command: string): Promise<void> {
 
 async function serve(command: string, url: string): Promise<ChildProcess> {
   const child = spawn(command, { shell: true, stdio: 'ignore', detached: true });
-  for (let attempt = 0; attempt < 100; attempt++) {
+  // Up to 60 s: on a loaded two-core machine a preview server has taken more than 10 s to answer.
+  for (let attempt = 0; attempt < 600; attempt++) {
     try {
       if ((await fetch(url)).ok) return child;
     } catch {

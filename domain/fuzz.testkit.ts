@@ -1,4 +1,11 @@
 /** Shared by the seeded fuzz tests: an assertion that fast-check can shrink on, and a tally. */
+declare module 'vitest' {
+  interface TaskMeta {
+    /** How many inputs a fuzz test tried: `npm test`'s summary adds them up (scripts/testSummary.mjs). */
+    fuzzInputs?: number;
+  }
+}
+
 export class FuzzFailure extends Error {}
 
 export function check(condition: boolean, what: string): asserts condition {

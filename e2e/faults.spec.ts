@@ -8,7 +8,7 @@ async function injectFault(page: Page, button: string): Promise<void> {
   await page.getByRole('button', { name: button }).click();
 }
 
-test('a quota error on commit appends nothing, says so, and stops writes until reopen', async ({ page }) => {
+test('a quota error on commit appends nothing, says so, and stops writes until reopen', { tag: '@fault' }, async ({ page }) => {
   await openPlayground(page);
   const lines = await journalLineCount(page);
   await injectFault(page, 'Exceed the quota on the next write');
@@ -24,7 +24,7 @@ test('a quota error on commit appends nothing, says so, and stops writes until r
   await expectDesk(page, 'bean-scarlet', 3, 2);
 });
 
-test('the database closed in the middle of a commit: nothing half-written, writes refused until reopen', async ({ page }) => {
+test('the database closed in the middle of a commit: nothing half-written, writes refused until reopen', { tag: '@fault' }, async ({ page }) => {
   await openPlayground(page);
   await confirmReservation(page, '/seeds reserve basil-genovese 1');
   const lines = await journalLineCount(page);
@@ -38,7 +38,7 @@ test('the database closed in the middle of a commit: nothing half-written, write
   await expectDesk(page, 'basil-genovese', 7, 1);
 });
 
-test('another tab opening a newer schema version: this tab lets go, says so, and refuses writes', async ({ page }) => {
+test('another tab opening a newer schema version: this tab lets go, says so, and refuses writes', { tag: '@fault' }, async ({ page }) => {
   await openPlayground(page);
   await confirmReservation(page, '/seeds reserve marigold-french 1');
   // One above the database's own version, whatever this build's DB_VERSION (web/src/worker/storeSchema.ts) is.
@@ -69,7 +69,7 @@ test('another tab opening a newer schema version: this tab lets go, says so, and
   await expectDesk(page, 'marigold-french', 2, 1);
 });
 
-test('another tab deleting the database: this tab keeps its view, refuses writes, and a new session starts clean', async ({ page }) => {
+test('another tab deleting the database: this tab keeps its view, refuses writes, and a new session starts clean', { tag: '@fault' }, async ({ page }) => {
   await openPlayground(page);
   await confirmReservation(page, '/seeds reserve bean-scarlet 1');
   const deleted = await page.evaluate(
@@ -92,7 +92,7 @@ test('another tab deleting the database: this tab keeps its view, refuses writes
   await expectDesk(page, 'bean-scarlet', 4, 1);
 });
 
-test('a reload while a confirmation is open loses the dialog, not the journal: nothing is appended', async ({ page }) => {
+test('a reload while a confirmation is open loses the dialog, not the journal: nothing is appended', { tag: '@fault' }, async ({ page }) => {
   await openPlayground(page);
   await confirmReservation(page, '/seeds reserve basil-genovese 2');
   const lines = await journalLineCount(page);

@@ -4,11 +4,6 @@ import { confirmDialogByKeyboard, confirmReservation, expectDesk, openPlayground
 
 const ROUNDS = 100;
 
-// In three clean-clone CI runs on 2026-12-04 this test hung once in two (a Confirm stayed in
-// `committing` past 15 s within the first rounds) and passed every time run alone; the cause was
-// not found before the session ended. It is retried rather than hidden: a hang on every try fails.
-test.describe.configure({ retries: 2 });
-
 /**
  * One page's share of the load: alternate reserve and release of one packet, each confirmed with
  * Enter in its dialog. Of two tabs one is always behind the other, where a click waits seconds.
@@ -17,7 +12,7 @@ async function commitOnce(page: Page, round: number, id: string): Promise<void> 
   await confirmReservation(page, `/seeds ${round % 2 === 0 ? 'reserve' : 'release'} ${id} 1`, confirmDialogByKeyboard);
 }
 
-test('two pages × 100 interleaved commits on one session: each appended once, a valid tree, each branch right', async ({ context, browser }) => {
+test('two pages × 100 interleaved commits on one session: each appended once, a valid tree, each branch right', { tag: '@load' }, async ({ context, browser }) => {
   // About 40 s on an idle 2-core machine (Playwright's own steps dominate); the limit leaves room
   // for a machine several times slower.
   test.setTimeout(420_000);
@@ -50,8 +45,12 @@ test('two pages × 100 interleaved commits on one session: each appended once, a
   await first.getByRole('button', { name: 'Export session' }).click();
   const path = await (await download).path();
   const lines = readFileSync(path, 'utf8').split('\n').filter((line) => line.length > 0);
-  expect(lines.filter((line) => line.includes('"customType":"seed-desk-state-v1"'))).toHaveLength(2 * ROUNDS);
+  const commits = lines.filter((line) => line.includes('"customType":"seed-desk-state-v1"'));
   const ids = lines.slice(1).map((line) => (JSON.parse(line) as { id: string }).id);
+  const distinct = new Set(commits.map((line) => (JSON.parse(line) as { id: string }).id)).size;
+  // The figures `npm test` sums up (scripts/testSummary.mjs): what was committed, lost and doubled.
+  test.info().annotations.push({ type: 'load', description: JSON.stringify({ commits: 2 * ROUNDS, tabs: 2, lost: Math.max(0, 2 * ROUNDS - distinct), doubled: Math.max(0, commits.length - 2 * ROUNDS) }) });
+  expect(commits).toHaveLength(2 * ROUNDS);
   expect(new Set(ids).size).toBe(ids.length);
 
   const other = await browser.newContext();

@@ -1,9 +1,10 @@
 // npm test: unit tests (Vitest), then end-to-end tests (Playwright) even if the unit tests failed,
 // then the lesson demos (Playwright, one test per lesson), then one closing line "N passed, N failed"
-// counted from the three JSON reports.
+// counted from the three JSON reports, after a summary of load, faults, hostile programs and fuzz counts.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { summarize } from './testSummary.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const UNIT_REPORT = 'test-results-json/unit.json';
@@ -87,6 +88,10 @@ if (checkExit !== 0) results.push({ passed: 0, failed: 1, notes: ['The type chec
 const passed = results.reduce((sum, r) => sum + r.passed, 0);
 const failed = results.reduce((sum, r) => sum + r.failed, 0);
 
+console.log('');
+// Load, faults, hostile programs and fuzz counts, read from the same reports (scripts/testSummary.mjs).
+const summary = summarize({ unit: readReport(UNIT_REPORT), e2e: readReport(E2E_REPORT), demos: readReport(DEMOS_REPORT) });
+for (const line of summary.lines) console.log(line);
 console.log('');
 for (const note of results.flatMap((r) => r.notes)) console.log(note);
 if (passed + failed === 0) console.log('No tests ran: there has to be at least one.');

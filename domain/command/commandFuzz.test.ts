@@ -214,10 +214,11 @@ const property = () =>
   });
 
 describe('command line fuzz: /seeds parse and desk decision', () => {
-  it(`≥ 10,000 command lines: never throws, usage says Usage, refusals append nothing, only exact commands commit (seed ${SEED})`, () => {
+  it(`≥ 10,000 command lines: never throws, usage says Usage, refusals append nothing, only exact commands commit (seed ${SEED})`, ({ task }) => {
     linesSeen = 0;
     tally.clear();
     fc.assert(property(), { seed: SEED, path: PATH, numRuns: 1000, verbose: 1 });
+    task.meta.fuzzInputs = linesSeen;
     if (PATH === undefined) {
       expect(linesSeen).toBeGreaterThanOrEqual(10_000);
       const wanted = ['parsed usage', 'parsed query', 'parsed reservation', 'parsed grant', 'commit reservation', 'commit grant', 'refusal ui-required', 'refusal stale-revision', 'refusal invalid-target', 'refusal invalid-quantity', 'refusal insufficient-availability', 'refusal insufficient-reservation'];

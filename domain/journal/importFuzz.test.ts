@@ -378,10 +378,11 @@ const property = () =>
   });
 
 describe('session import fuzz: mutated fixtures', () => {
-  it(`≥ 1,000 mutated files: never throws, refusals name a line, notes name lines, accepted files load and agree (seed ${SEED})`, () => {
+  it(`≥ 1,000 mutated files: never throws, refusals name a line, notes name lines, accepted files load and agree (seed ${SEED})`, ({ task }) => {
     filesSeen = 0;
     tally.clear();
     fc.assert(property(), { seed: SEED, path: PATH, numRuns: 1100, verbose: 1 });
+    task.meta.fuzzInputs = filesSeen;
     if (PATH === undefined) {
       expect(filesSeen).toBeGreaterThanOrEqual(1_000);
       const wanted = ['refused', 'accepted', 'accepted with skipped lines', 'accepted with warnings', 'a corrupt branch', 'mutation huge', 'mutation empty', 'mutation whitespace', 'mutation cycle', 'mutation selfParent', 'mutation dupId', 'mutation bom', 'mutation crlf'];

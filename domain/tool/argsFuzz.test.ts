@@ -429,10 +429,11 @@ const property = () =>
 const RUNS = 1000;
 
 describe('seed_desk arguments fuzz: gate, plan, append', () => {
-  it(`≥ 10,000 argument objects: exactly one kind of answer, refusals append nothing, conservation, commits only for valid acts (seed ${SEED})`, () => {
+  it(`≥ 10,000 argument objects: exactly one kind of answer, refusals append nothing, conservation, commits only for valid acts (seed ${SEED})`, ({ task }) => {
     itemsSeen = 0;
     tally.clear();
     fc.assert(property(), { seed: SEED, path: PATH, numRuns: RUNS, verbose: 1 });
+    task.meta.fuzzInputs = itemsSeen;
     if (PATH === undefined) {
       expect(itemsSeen).toBeGreaterThanOrEqual(10_000);
       // The generator must keep reaching every kind of answer, on both gate paths.

@@ -1,5 +1,5 @@
 import type { Changes, RequestBody, RequestType, ResultOf, Topic, TopicUpdate, Watch } from '../protocol/messages';
-import { WorkerClient, type ChangeCause } from './workerClient';
+import { describeRequest, WorkerClient, waitSentence, type ChangeCause } from './workerClient';
 
 type UpdateOf<T extends TopicUpdate['topic']> = Extract<TopicUpdate, { topic: T }>;
 type Listeners = { [T in TopicUpdate['topic']]?: (update: UpdateOf<T>) => void };
@@ -27,6 +27,11 @@ export class Connection {
   error = $state.raw<string | null>(null);
   /** Set when the watchdog replaced a hung worker: which request hung, and that the shipped extension runs again. */
   restarted = $state.raw<string | null>(null);
+  /** What the oldest request unanswered for 10 s waits for, in one sentence (workerClient.ts); null when none waits. */
+  waiting = $state.raw<string | null>(null);
+  private readonly waits = new Map<number, string>();
+  /** Set when this browser lacks what two tabs need to share the journal: the page works, in one tab. */
+  readonly singleTabOnly: string | null = twoTabsUnsupported(globalThis);
   private client: WorkerClient;
   private readonly makeWorker: (() => Worker) | null;
   private readonly topics: Listeners = {};
@@ -72,7 +77,7 @@ export class Connection {
     const arm = () => {
       armed = true;
       clearTimeout(timer);
-      timer = setTimeout(() => void this.restart(body), WATCHDOG_MS);
+      timer = setTimeout(() => void this.restart(`Your edited extension did not finish ${describeRequest(body)} within ${WATCHDOG_MS / 1000} s, so the page stopped its worker and started a new one.`), WATCHDOG_MS);
     };
     if (timed && !compiles) arm();
     // Any progress (an import's) restarts the count: a worker that reports is not hung.
@@ -96,6 +101,15 @@ export class Connection {
     const client = new WorkerClient(worker);
     client.onNotice = (text) => (this.error = text);
     client.onChanges = (changes, cause) => this.apply(changes, cause);
+    client.onWaiting = (id, body, on) => {
+      if (on === null) this.waits.delete(id);
+      else this.waits.set(id, waitSentence(body, on));
+      this.waiting = this.waits.values().next().value ?? null;
+    };
+    // A worker that does not even answer a probe is gone (crashed, or stuck in a loop): replace it.
+    client.onUnresponsive = (body) => {
+      if (this.client === client && this.makeWorker) void this.restart(`The worker stopped answering while ${describeRequest(body)} waited, so the page started a new one.`);
+    };
     return client;
   }
 
@@ -108,29 +122,34 @@ export class Connection {
   }
 
   /**
-   * The watchdog fired: the learner's code holds the worker (or never settles). Its worker is
-   * terminated (what it had not stored is lost; the store is intact), a new one opens the same
-   * session with the shipped extension and everything the page watches, and the stored edited
-   * version is kept but no longer run on reload.
+   * The watchdog fired (the learner's code holds the worker, or never settles), or the worker did
+   * not answer a probe (it is gone). Its worker is terminated (what it had not stored is lost; the
+   * store is intact), a new one opens the same session with the shipped extension and everything
+   * the page watches, and a stored edited version is kept but no longer run on reload.
    */
-  private async restart(body: RequestBody): Promise<void> {
+  private async restart(said: string): Promise<void> {
     const makeWorker = this.makeWorker;
     if (!makeWorker) return;
+    const wasEdited = this.edited;
     this.client.terminate();
+    this.waits.clear();
+    this.waiting = null;
     this.edited = false;
     this.client = this.connect(makeWorker());
-    const said = `Your edited extension did not finish ${describe(body)} within ${WATCHDOG_MS / 1000} s, so the page stopped its worker and started a new one.`;
     // Said at once (the hang is stopped now), then again once the new worker has opened the session.
-    this.restarted = `${said} It is opening your journal with the shipped extension…`;
+    this.restarted = `${said} It is opening your journal${wasEdited ? ' with the shipped extension' : ''}…`;
     try {
       await this.client.request({ type: 'hello', watch: [...this.watching.values()] });
       this.error = null;
-      this.restarted = `${said} The shipped extension runs again on your journal as it was stored; your edits are still in the editor.`;
+      this.restarted = wasEdited
+        ? `${said} The shipped extension runs again on your journal as it was stored; your edits are still in the editor.`
+        : `${said} It shows your journal as it was stored.`;
       for (const listener of this.restartListeners) listener();
     } catch (error) {
       this.restarted = `${said} The new worker could not open the session: ${error instanceof Error ? error.message : String(error)} Reload the page.`;
       return;
     }
+    if (!wasEdited) return;
     // The stored edited version is kept but no longer run on reload. Not awaited: this write waits
     // for the old worker's writer lock, which Chromium frees only when it forcibly ends a worker
     // stuck in a loop, about 2 s after terminate().
@@ -145,22 +164,9 @@ export class Connection {
   }
 }
 
-/** The request that hung, as the learner made it. */
-function describe(body: RequestBody): string {
-  switch (body.type) {
-    case 'line':
-      return `the line "${body.text}"`;
-    case 'answerDialog':
-      return `your ${body.confirmed ? 'Confirm' : 'Cancel'} of its dialog`;
-    case 'meanwhileReserve':
-      return `the meanwhile reservation of ${body.packets} ${body.id}`;
-    case 'toolCall':
-    case 'answerApproval':
-      return 'the seed_desk tool call';
-    case 'runEdited':
-    case 'restoreEdited':
-      return 'loading (its factory and session_start)';
-    default:
-      return `the request "${body.type}"`;
-  }
+/** One sentence when two tabs cannot share the journal here (no BroadcastChannel: no news of the other tab's appends; no Web Locks: no writer lease). */
+export function twoTabsUnsupported(scope: { BroadcastChannel?: unknown; navigator?: { locks?: unknown } }): string | null {
+  const missing = [typeof scope.BroadcastChannel === 'function' ? null : 'BroadcastChannel', scope.navigator?.locks ? null : 'Web Locks'].filter((name) => name !== null);
+  if (missing.length === 0) return null;
+  return `This browser has no ${missing.join(' and no ')}, so two tabs of the playground are not supported here; it works in this one tab.`;
 }

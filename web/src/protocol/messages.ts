@@ -328,6 +328,16 @@ export type RequestBody = z.infer<typeof RequestBodySchema>;
 export type RequestType = RequestBody['type'];
 
 export const RequestSchema = z.object({ id: z.number(), body: RequestBodySchema });
+
+/**
+ * What a request the page has waited on for a while is waiting for in the worker: requests of
+ * this tab ahead of it (`queue`), the writer lease another tab holds (`lease`), IndexedDB
+ * (`store`), its own work (`work`), or nothing any more (`done`: its answer is on its way).
+ */
+export const REQUEST_WAITS = ['queue', 'lease', 'store', 'work', 'done'] as const;
+export type RequestWait = (typeof REQUEST_WAITS)[number];
+/** The page asks what request `probe` waits for; the worker answers at once, outside its queue. */
+export const ProbeSchema = z.object({ probe: z.number() });
 export type Request = z.infer<typeof RequestSchema>;
 
 /** What each request answers with (besides what changed). */
@@ -378,6 +388,8 @@ export const WorkerMessageSchema = z.union([
   z.object({ kind: z.literal('progress'), id: z.number(), phase: z.string(), done: z.number(), total: z.number() }),
   /** Something the page should say while the worker cannot answer yet (a blocked open). */
   z.object({ kind: z.literal('notice'), text: z.string() }),
+  /** The answer to a probe: what request `id` waits for now. */
+  z.object({ kind: z.literal('waiting'), id: z.number(), on: z.enum(REQUEST_WAITS) }),
 ]);
 export type WorkerMessage = z.infer<typeof WorkerMessageSchema>;
 

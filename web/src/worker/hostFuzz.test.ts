@@ -530,10 +530,11 @@ const importProperty = (host: PlaygroundHost, store: JournalStore, name: string)
   });
 
 describe('PlaygroundHost fuzz (fake-indexeddb)', () => {
-  it(`(a) ≥ 300 runs of tool calls and command lines: no escaping error, store = memory, desk entries only on commits, conservation (seed ${SEED})`, async () => {
+  it(`(a) ≥ 300 runs of tool calls and command lines: no escaping error, store = memory, desk entries only on commits, conservation (seed ${SEED})`, async ({ task }) => {
     tally.clear();
     const { host, store } = await freshHost(41);
     await fc.assert(callsProperty(host, store), { seed: SEED, path: PATH, numRuns: 300, verbose: 1 });
+    task.meta.fuzzInputs = 300;
     if (PATH === undefined) {
       const wanted = ['tool commit', 'tool result schema', 'tool result domain', 'tool failed', 'tool approval asked', 'confirm committed', 'cancel cancelled', 'confirm after a race refused stale-revision', 'line refused ui-required', 'line usage', 'line said'];
       expect(missing(wanted)).toEqual([]);
@@ -545,10 +546,11 @@ describe('PlaygroundHost fuzz (fake-indexeddb)', () => {
     await fc.assert(callsProperty(host, store), { seed: PINNED_SEED, numRuns: 100 });
   }, TIMEOUT);
 
-  it(`(b) ~100 mutated imports: a refused import writes nothing, an accepted one stores every parsed entry (seed ${SEED})`, async () => {
+  it(`(b) ~100 mutated imports: a refused import writes nothing, an accepted one stores every parsed entry (seed ${SEED})`, async ({ task }) => {
     tally.clear();
     const { host, store, name } = await freshHost(47);
     await fc.assert(importProperty(host, store, name), { seed: SEED, path: PATH, numRuns: 110, verbose: 1 });
+    task.meta.fuzzInputs = 110;
     if (PATH === undefined) {
       const wanted = ['import accepted', 'import refused by the parser', 'import refused by the host (duplicate session)', 'import then grant', 'import then act committed'];
       expect(missing(wanted)).toEqual([]);

@@ -51,6 +51,8 @@ export interface StoreHooks {
   readonly onLost?: (reason: string) => void;
   /** Opening waits for another tab to let go of an older connection. */
   readonly onBlocked?: () => void;
+  /** What the write in progress waits for: the writer lease, IndexedDB, or nothing (null) once it is done. */
+  readonly onWait?: (on: 'lease' | 'store' | null) => void;
 }
 
 export interface StoreOptions {
@@ -121,6 +123,8 @@ export class JournalStore {
   private readonly known = new KnownHeads();
   /** The write in flight: the next waits for it, so what `known` says is never planned on twice. */
   private writing: Promise<unknown> = Promise.resolve();
+  /** Writes asked for and not yet settled: the wait is over when none is left. */
+  private writesPending = 0;
 
   private constructor(
     db: IDBPDatabase<PlaygroundDB>,
@@ -429,6 +433,7 @@ export class JournalStore {
    */
   private write<T>(plan: (epoch: number | null) => WritePlan<T>): Promise<T> {
     const attempt = async (epoch: number | null): Promise<T> => {
+      this.hooks.onWait?.('store');
       const { scope, run, committed, takesFault = true } = plan(epoch);
       const fault = takesFault ? this.fault : null;
       if (takesFault) this.fault = null;
@@ -462,14 +467,22 @@ export class JournalStore {
       }
     };
     const lease = this.lease;
-    const next = this.writing.then(() =>
-      lease
+    // Behind this store's own write in flight, the wait is IndexedDB's; then the lease's, if it is not held.
+    this.writesPending++;
+    this.hooks.onWait?.('store');
+    const next = this.writing.then(() => {
+      if (lease && lease.heldEpoch() === null) this.hooks.onWait?.('lease');
+      return lease
         ? lease.run(attempt).catch((error: unknown) => {
             throw error instanceof StorageFailure ? error : new StorageFailure(describeStorageError(error), error);
           })
-        : attempt(null),
-    );
+        : attempt(null);
+    });
     this.writing = next.catch(() => undefined);
+    const settled = () => {
+      if (--this.writesPending === 0) this.hooks.onWait?.(null);
+    };
+    next.then(settled, settled);
     return next;
   }
 }

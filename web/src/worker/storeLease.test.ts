@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { WriterLease } from './storeLease';
-import { FakeLocks } from './storeLease.testkit';
+import { FakeLocks, HeldChannels, TransitLocks } from './storeLease.testkit';
 
 let counter = 0;
 const leases: WriterLease[] = [];
@@ -91,5 +91,84 @@ describe('WriterLease', () => {
     a.close();
     await expect(a.run(async () => undefined)).rejects.toThrow(/closed/);
     await expect(b.run(async () => 'b ran')).resolves.toBe('b ran');
+  });
+});
+
+/** Lets every pending promise callback run (the fake locks and leases chain a few of them). */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+}
+
+describe('WriterLease hand-over, with messages and lock requests delivered in a chosen order', () => {
+  /** Two tabs whose lock requests and channel messages move only when the test moves them. */
+  function slowPair() {
+    const manager = new FakeLocks();
+    const hub = new HeldChannels();
+    const name = `lease-order-${++counter}`;
+    const tab = () => {
+      const locks = new TransitLocks(manager);
+      const lease = new WriterLease(locks, name, hub.open());
+      leases.push(lease);
+      return { locks, lease };
+    };
+    return { manager, hub, a: tab(), b: tab() };
+  }
+
+  it('a waiter is not starved when the holder lets go and asks again before the waiter\'s request reaches the lock manager', async () => {
+    const { hub, a, b } = slowPair();
+    // A holds the lock between writes.
+    const first = a.lease.run(async (epoch) => epoch);
+    a.locks.arrive();
+    const epochA = await first;
+
+    // B posts its want and asks for the lock; the request is still on its way.
+    let bRan = false;
+    const bWrite = b.lease.run(async () => {
+      bRan = true;
+    });
+    // Before the fix B is still waiting when the test closes the leases: that rejection is expected.
+    bWrite.catch(() => undefined);
+    await settle();
+    expect(b.locks.travelling).toBe(1);
+
+    // A hears the want and lets go; A's next write asks again, and its request arrives first.
+    hub.deliver();
+    await settle();
+    expect(a.lease.heldEpoch()).toBeNull();
+    const aAgain = a.lease.run(async (epoch) => epoch);
+    await settle();
+    a.locks.arrive();
+    const epochAgain = await aAgain;
+    expect(epochAgain).not.toBe(epochA);
+    b.locks.arrive();
+
+    // Whatever the two tabs still have to say to each other, B gets its turn.
+    for (let round = 0; round < 5 && !bRan; round++) {
+      hub.deliver();
+      await settle();
+    }
+    expect(bRan).toBe(true);
+    await bWrite;
+    expect(a.lease.heldEpoch()).toBeNull();
+  });
+
+  it('two waiting leases answer each other\'s want once, not back and forth', async () => {
+    const { hub, a, b } = slowPair();
+    const aWrite = a.lease.run(async () => 'a');
+    const bWrite = b.lease.run(async () => 'b');
+    await settle();
+    // Both wants cross; each waiting lease answers the other's once; the answers are not answered.
+    expect(hub.deliver()).toBe(2);
+    await settle();
+    expect(hub.deliver()).toBe(2);
+    await settle();
+    expect(hub.deliver()).toBe(0);
+    a.locks.arrive();
+    b.locks.arrive();
+    for (let round = 0; round < 5; round++) {
+      hub.deliver();
+      await settle();
+    }
+    await expect(Promise.all([aWrite, bWrite])).resolves.toEqual(['a', 'b']);
   });
 });

@@ -4,6 +4,12 @@
  * is stored. Another store that wants to write asks on a BroadcastChannel; the holder lets go once
  * its writes in flight have finished, and the next holder starts a new tenure (a new `epoch`).
  *
+ * A `want` is a message and the lock request is another route to the lock manager; either may
+ * arrive first. So a lease still waiting answers every `want` it hears with its own (a `reply`,
+ * which is never answered): a holder that let go and got the lock straight back before the
+ * waiter's request reached the lock manager hears the waiter again and lets go once more
+ * (docs/decisions.md, "The writer lease starved a waiting tab").
+ *
  * Why: a checked commit must decide on the stored branch head. Reading it inside the transaction
  * costs about a quarter of a bare put+commit in Chromium; under the lease the head this store
  * wrote last is known, and only the first write of a tenure reads it (store.ts).
@@ -30,6 +36,8 @@ interface Tenure {
 
 interface WantMessage {
   readonly want: string;
+  /** An answer to another lease's want, from a lease still waiting: never answered in turn. */
+  readonly reply?: true;
 }
 
 function isWant(value: unknown): value is WantMessage {
@@ -57,6 +65,8 @@ export class WriterLease {
     channel.onmessage = (event) => {
       if (!isWant(event.data) || event.data.want === this.id) return;
       if (!this.tenure && !this.next) return;
+      // Still waiting: the one asking may be about to take the lock before ours arrives; say so again.
+      if (!this.tenure && event.data.reply !== true) this.channel.postMessage({ want: this.id, reply: true } satisfies WantMessage);
       this.wanted = true;
       this.releaseIfIdle();
     };

@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 import { cryptoIdSource } from '$domain/ids';
 import { EntryBaseSchema, type JournalEntry } from '$domain/journal/entry';
-import { BROADCAST_CHANNEL, BroadcastSchema, RequestSchema, type Broadcast, type Topic, type WorkerMessage } from '../protocol/messages';
+import { BROADCAST_CHANNEL, BroadcastSchema, ProbeSchema, RequestSchema, type Broadcast, type RequestWait, type Topic, type WorkerMessage } from '../protocol/messages';
 import type { DeepReadonly } from '../protocol/deepReadonly';
 import { handle } from './handlers';
 import { PlaygroundHost } from './host';
@@ -14,7 +14,8 @@ import { Watches } from './watches';
  * changed for the page (its view and the topics it watches); other tabs' appends arrive over a
  * BroadcastChannel, join the tree (this tab's leaf stays put) and reach the page as a push.
  */
-const channel = new BroadcastChannel(BROADCAST_CHANNEL);
+// Without BroadcastChannel (the page says two tabs are not supported there) this tab works alone.
+const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(BROADCAST_CHANNEL) : null;
 const watches = new Watches();
 
 let lostBeforeStart: string | null = null;
@@ -22,9 +23,21 @@ let onLost = (reason: string) => {
   lostBeforeStart = reason;
 };
 
+/** The request running now and what it waits for; the highest id started (ids only grow). */
+let running: { id: number; on: RequestWait } | null = null;
+let lastStarted = 0;
+
+function waitOf(id: number): RequestWait {
+  if (running?.id === id) return running.on;
+  return id > lastStarted ? 'queue' : 'done';
+}
+
 const ready = (async () => {
   const store = await JournalStore.open(undefined, {
     onLost: (reason) => onLost(reason),
+    onWait: (on) => {
+      if (running) running.on = on ?? 'work';
+    },
     onBlocked: () => post({ kind: 'notice', text: 'Waiting for another tab of the playground to let go of its database…' }),
   });
   const host = await PlaygroundHost.start(store, cryptoIdSource, { fromHead: true });
@@ -46,6 +59,12 @@ function enqueue(work: () => Promise<void>): void {
 }
 
 self.addEventListener('message', (event: MessageEvent<unknown>) => {
+  // A probe is answered at once, outside the queue: the page asks because something in it waits.
+  const probe = ProbeSchema.safeParse(event.data);
+  if (probe.success) {
+    post({ kind: 'waiting', id: probe.data.probe, on: waitOf(probe.data.probe) });
+    return;
+  }
   const parsed = RequestSchema.safeParse(event.data);
   if (!parsed.success) {
     const id = typeof event.data === 'object' && event.data !== null && 'id' in event.data ? Number(event.data.id) : -1;
@@ -55,8 +74,12 @@ self.addEventListener('message', (event: MessageEvent<unknown>) => {
   const { id, body } = parsed.data;
   enqueue(async () => {
     let host: PlaygroundHost | null = null;
+    // Until the store is open, the wait is IndexedDB's (another tab may block the open).
+    running = { id, on: 'store' };
+    lastStarted = Math.max(lastStarted, id);
     try {
       host = await ready;
+      running.on = 'work';
       // Only the first view may come from the stored head; everything else needs the whole journal.
       if (body.type !== 'hello') await host.finishOpening();
       const context = { watches, progress: (phase: string, done: number, total: number) => post({ kind: 'progress', id, phase, done, total }) };
@@ -68,6 +91,8 @@ self.addEventListener('message', (event: MessageEvent<unknown>) => {
     } catch (error) {
       const changes = host ? await watches.changes(host.core).catch(() => null) : null;
       post({ kind: 'response', id, ok: false, error: error instanceof Error ? error.message : String(error), changes });
+    } finally {
+      running = null;
     }
   });
 });
@@ -110,7 +135,7 @@ async function finishOpening(host: PlaygroundHost): Promise<void> {
   if (changes.view || changes.updates.length > 0) post({ kind: 'push', changes, reason: 'sessions' });
 }
 
-channel.addEventListener('message', (event: MessageEvent<unknown>) => {
+channel?.addEventListener('message', (event: MessageEvent<unknown>) => {
   const parsed = BroadcastSchema.safeParse(event.data);
   if (!parsed.success) return; // Not ours, or from an incompatible version of the page: ignore.
   const message = parsed.data;
@@ -133,7 +158,7 @@ channel.addEventListener('message', (event: MessageEvent<unknown>) => {
 });
 
 function announce(message: Broadcast): void {
-  channel.postMessage(message);
+  channel?.postMessage(message);
 }
 
 function post(message: DeepReadonly<WorkerMessage>): void {
