@@ -16,6 +16,8 @@ import { Watches } from './watches';
  */
 const channel = new BroadcastChannel(BROADCAST_CHANNEL);
 const watches = new Watches();
+// Taken now: while the learner's edited extension is loaded, the global is a stub that refuses it (edit/guards.ts).
+const postToPage = self.postMessage.bind(self);
 
 let lostBeforeStart: string | null = null;
 let onLost = (reason: string) => {
@@ -137,5 +139,5 @@ function announce(message: Broadcast): void {
 }
 
 function post(message: DeepReadonly<WorkerMessage>): void {
-  self.postMessage(message);
+  postToPage(message);
 }

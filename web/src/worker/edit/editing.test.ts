@@ -8,12 +8,13 @@ import 'fake-indexeddb/auto';
  * compiled module is imported from a data: URL (Node cannot import blob: URLs).
  */
 import * as esbuild from 'esbuild-wasm';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { seededIdSource } from '$domain/ids';
 import type { LineOutcome } from '../../protocol/messages';
 import { freshDatabases } from '../databases.testkit';
 import { PlaygroundHost } from '../host';
 import { EDITED_KEY } from './editedKey';
+import { removeGuards } from './guards';
 
 vi.mock('./compiler', async () => {
   const graph = await import('virtual:extension-graph');
@@ -36,6 +37,11 @@ vi.mock('./editedModule', async (importOriginal) => {
 afterAll(() => esbuild.stop());
 
 const databases = freshDatabases('edit-test');
+// Each host here shares this process's globals; in the page each runs in a worker of its own, and a
+// reload is a new worker with its globals whole again.
+// Registered after the databases' own cleanup, so it runs before it (hooks run as a stack).
+afterEach(() => removeGuards());
+const newWorker = removeGuards;
 const graph = await import('virtual:extension-graph');
 const COMMAND = 'extension/command.ts';
 const RE_READ = 'const second = judge(readDesk(ctx));';
@@ -127,6 +133,7 @@ describe('an edited extension in the host', () => {
       await host.runEdited(NO_RE_READ, progress);
       return { store };
     });
+    newWorker();
     const stored = JSON.parse((await store.getMeta(EDITED_KEY)) ?? '{}') as { active: boolean; files: Record<string, string>; hash: string };
     expect(stored).toMatchObject({ active: true, files: NO_RE_READ, hash: graph.hash });
 
@@ -151,6 +158,7 @@ describe('an edited extension in the host', () => {
     await host.runEdited(NO_RE_READ, progress);
     const stored = JSON.parse((await store.getMeta(EDITED_KEY)) ?? '{}') as Record<string, unknown>;
     await store.setMeta(EDITED_KEY, JSON.stringify({ ...stored, hash: 'an-older-build', code: 'this is not JavaScript' }));
+    newWorker();
     const reloaded = await PlaygroundHost.start(store, seededIdSource(32));
     await reloaded.finishOpening();
     expect(await reloaded.restoreEdited(progress)).toMatchObject({ kind: 'running', extension: 'edited', compileMs: expect.any(Number) });
