@@ -49,6 +49,8 @@ export class ExtensionRuntime {
   private loading = true;
   /** `appendEntry` calls in the current run (a command, a tool call, a session event, or a leg after a dialog). */
   private appendsThisRun = 0;
+  /** The one error every append past the cap throws in this run: a loop that catches it stays cheap. */
+  private overCap: PageHostError | null = null;
 
   private constructor(
     private readonly host: HostServices,
@@ -95,9 +97,11 @@ export class ExtensionRuntime {
   private append(customType: string, data: unknown): void {
     const cap = this.limits.appendsPerRun;
     if (this.appendsThisRun >= cap) {
-      const text = `Your extension called appendEntry more than ${count(cap)} times in one run; the page's host kept the first ${count(cap)} entries and refused the rest (the real OMP has no such cap).`;
-      if (this.appendsThisRun++ === cap) this.misuse(text);
-      throw new PageHostError(text);
+      if (this.overCap === null) {
+        this.overCap = new PageHostError(`Your extension called appendEntry more than ${count(cap)} times in one run; the page's host kept the first ${count(cap)} entries and refused the rest (the real OMP has no such cap).`);
+        this.misuse(this.overCap.message);
+      }
+      throw this.overCap;
     }
     this.appendsThisRun++;
     this.host.appendCustom(customType, data);
@@ -107,41 +111,46 @@ export class ExtensionRuntime {
   runCommand(name: string, args: string, answerer: DialogAnswerer = 'page'): Invocation | null {
     const command = this.commands.get(name);
     if (!command) return null;
-    const invocation = this.invocation(`the /${name} handler`);
-    return invocation.start(this.reported(`Your /${name} handler`, () => command.handler(args, this.context(invocation, answerer))));
+    const what = `/${name} handler`;
+    const invocation = this.invocation(what);
+    return invocation.start(this.reported(what, () => command.handler(args, this.context(invocation, answerer))));
   }
 
   /** Runs a registered tool's `execute` (after the host's checks); the run's value is its result. */
   runTool(name: string, toolCallId: string, params: unknown): Invocation | null {
     const tool = this.tools.get(name);
     if (!tool) return null;
-    const invocation = this.invocation(`${name}'s execute`);
-    return invocation.start(this.reported(`Your ${name} tool's execute`, () => tool.definition.execute(toolCallId, params, undefined, undefined, this.context(invocation, 'cancel'))));
+    const what = `${name} tool's execute`;
+    const invocation = this.invocation(what);
+    return invocation.start(this.reported(what, () => tool.definition.execute(toolCallId, params, undefined, undefined, this.context(invocation, 'cancel'))));
   }
 
   /** A new run: its append count starts over, and so does each leg after a dialog's answer. */
   private invocation(what: string): Invocation {
     const settleMs = this.limits.settleMs;
     const gaveUp = () => {
-      const text = `Your extension's ${what} returned a promise that did not settle within ${settleMs} ms and opened no dialog; the page's host stopped waiting for it (the real OMP would wait).`;
+      const text = `Your ${what} returned a promise that did not settle within ${settleMs} ms and opened no dialog; the page's host stopped waiting for it (the real OMP would wait).`;
       this.misuse(text);
       return text;
     };
     const invocation = new Invocation(settleMs === null ? null : { ms: settleMs, gaveUp });
-    this.appendsThisRun = 0;
-    invocation.onResume = () => {
-      this.appendsThisRun = 0;
-    };
+    this.newRun();
+    invocation.onResume = () => this.newRun();
     return invocation;
   }
 
+  private newRun(): void {
+    this.appendsThisRun = 0;
+    this.overCap = null;
+  }
+
   /** The run, with what it threw named on the host's status line (the run's own result still carries the error). */
-  private reported(who: string, run: () => Promise<unknown>): () => Promise<unknown> {
+  private reported(what: string, run: () => Promise<unknown>): () => Promise<unknown> {
     return async () => {
       try {
         return await run();
       } catch (error) {
-        if (!(error instanceof PageHostError)) this.misuse(`${who} threw: ${messageOf(error)}`);
+        if (!(error instanceof PageHostError)) this.misuse(`Your ${what} threw: ${messageOf(error)}`);
         throw error;
       }
     };
@@ -157,7 +166,7 @@ export class ExtensionRuntime {
    * its handlers threw, in the host's words (`Extension "<path>" error: …`); each handler runs.
    */
   fire(event: BranchChangingEvent, payload: unknown): string[] {
-    this.appendsThisRun = 0;
+    this.newRun();
     const ctx = this.context(new Invocation(), 'cancel');
     const errors: string[] = [];
     const failed = (error: unknown) => {
