@@ -27,8 +27,11 @@ export const APPENDS_PER_RUN = 100;
 /** The real host cuts strings over this many characters when it writes the session (omp-host.md §1.6). */
 export const NOTICE_CHARS = 500_000;
 
-/** Below the page's watchdog (1.5 s, connection.svelte.ts), so the worker answers before it is taken for hung. */
-export const SETTLE_MS = 1000;
+/**
+ * Half the page's watchdog (1.5 s, connection.svelte.ts): the worker answers, with what happened,
+ * well before it would be taken for hung, even on a loaded machine.
+ */
+export const SETTLE_MS = 750;
 
 export const SHIPPED_LIMITS: HostLimits = { appendsPerRun: APPENDS_PER_RUN, noticeChars: NOTICE_CHARS, settleMs: null, reportsOnStatusLine: false };
 
