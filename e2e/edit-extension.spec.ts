@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { confirmDialog, dialog, expectDesk, openPlayground, openTool, output, run } from './support';
+import { replaceInEditor } from './typing';
 
 // Issue 23: edit the extension in the Code tab, run your version in the worker, watch the guard you
 // removed fail, go back; compile errors, a handler that never returns, the download.
@@ -20,35 +21,80 @@ async function openEditor(page: Page): Promise<void> {
   await expect(editor(page)).toBeVisible();
 }
 
-/** Replaces text in the open file with the editor's own search and replace, as a learner would. */
-async function replaceInEditor(page: Page, find: string, replace: string): Promise<void> {
-  await editor(page).click();
-  await page.keyboard.press('Control+f');
-  const panel = codePanel(page);
-  await panel.getByRole('textbox', { name: 'Find', exact: true }).fill(find);
-  await panel.getByRole('textbox', { name: 'Replace', exact: true }).fill(replace);
-  await panel.getByRole('button', { name: 'replace all', exact: true }).click();
-  await page.keyboard.press('Escape');
-}
-
+/** Presses "Run my version" and waits until it is done (busy while it compiles and swaps; the first compile loads esbuild). */
 async function runMyVersion(page: Page): Promise<void> {
-  await codePanel(page).getByRole('button', { name: 'Run my version' }).click();
+  const button = codePanel(page).getByRole('button', { name: 'Run my version' });
+  await button.click();
+  await expect(button).toBeEnabled({ timeout: 30_000 });
 }
 
 /** The race of lesson 1: bean asked, marigold reserved meanwhile, then Confirm. */
 async function race(page: Page, packets: number): Promise<void> {
   await run(page, `/seeds reserve bean-scarlet ${packets}`);
-  await expect(dialog(page)).toBeVisible();
+  // The first dialog fetches the dialog machines' code: on two loaded cores, more than 5 s.
+  await expect(dialog(page)).toBeVisible({ timeout: 15_000 });
   await dialog(page).getByRole('button', { name: 'Meanwhile: reserve 1 marigold-french' }).click();
   await expectDesk(page, 'marigold-french', 2, 1);
   await confirmDialog(page);
 }
 
-test('without the re-read after the dialog, the race commits a stale reservation; the edit survives a reload; back to the shipped extension, the race is refused', async ({ page }) => {
+test('typing in the editor: a click puts the cursor there, every key lands at it, and the editor keeps focus', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await openPlayground(page);
   await openEditor(page);
-  await replaceInEditor(page, RE_READ, NO_RE_READ);
+  const discard = codePanel(page).getByRole('button', { name: 'Discard my edits' });
+  await expect(discard).toBeDisabled();
+  // To the line with the editor's search (Ctrl+F, the text, Enter, Escape), then a click on it.
+  await editor(page).click();
+  await page.keyboard.press('Control+f');
+  await page.keyboard.type(RE_READ);
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Escape');
+  const line = editor(page).locator('.cm-line').filter({ hasText: RE_READ });
+  await line.click();
+  await page.keyboard.press('End');
+  const note = ' // looked at again';
+  await page.keyboard.type(note);
+  await expect(editor(page)).toBeFocused();
+  await expect(line).toContainText(`${RE_READ}${note}`);
+  await expect(discard).toBeEnabled();
+  // Typed away again, key by key: the file is the shipped one, no longer an edit.
+  for (let count = 0; count < note.length; count++) await page.keyboard.press('Backspace');
+  await expect(editor(page)).toBeFocused();
+  await expect(line).toHaveText(new RegExp(`^\\s*${RE_READ.replace(/[()]/g, '\\$&')}$`));
+  await expect(discard).toBeDisabled();
+});
+
+test('typed back to exactly the shipped text, "Run my version" runs the shipped code again: the race is refused', async ({ page }) => {
+  // Two compiles (the first loads esbuild) and two races: on two loaded cores, more than a minute.
+  test.setTimeout(150_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openPlayground(page);
+  await openEditor(page);
+  await replaceInEditor(page, { file: COMMAND, find: RE_READ, replace: NO_RE_READ });
+  await runMyVersion(page);
+  await expect(yourVersion(page)).toContainText('Your edited extension runs now');
+  await race(page, 2);
+  await expectDesk(page, 'marigold-french', 3, 0);
+
+  await openTool(page, 'Code');
+  await replaceInEditor(page, { file: COMMAND, find: NO_RE_READ, replace: RE_READ });
+  await expect(codePanel(page).getByRole('button', { name: 'Discard my edits' })).toBeDisabled();
+  await runMyVersion(page);
+  await expect(yourVersion(page)).toContainText('Your edited extension runs now');
+  await expect(statusLine(page)).toContainText('your edited extension');
+  await race(page, 1);
+  await expect(output(page)).toContainText('Refused (stale-revision)');
+  await expectDesk(page, 'bean-scarlet', 3, 2);
+});
+
+test('without the re-read after the dialog, the race commits a stale reservation; the edit survives a reload; back to the shipped extension, the race is refused', async ({ page }) => {
+  // Two compiles (the first loads esbuild) and two races: on two loaded cores, more than a minute.
+  test.setTimeout(150_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openPlayground(page);
+  await openEditor(page);
+  await replaceInEditor(page, { file: COMMAND, find: RE_READ, replace: NO_RE_READ });
   await runMyVersion(page);
   await expect(yourVersion(page)).toContainText('Your edited extension runs now');
   await expect(statusLine(page)).toContainText('your edited extension');
@@ -89,7 +135,7 @@ test('a compile error shows file, line and column in the editor and in the statu
   await page.setViewportSize({ width: 1440, height: 900 });
   await openPlayground(page);
   await openEditor(page);
-  await replaceInEditor(page, RE_READ, 'const second = judge(readDesk(ctx);');
+  await replaceInEditor(page, { file: COMMAND, find: RE_READ, replace: 'const second = judge(readDesk(ctx);' });
   await runMyVersion(page);
   const onDisk = readFileSync(COMMAND, 'utf8').split('\n');
   const line = onDisk.findIndex((text) => text.includes(RE_READ)) + 1;
@@ -110,7 +156,7 @@ test('a handler that never returns is stopped within 3 s, and the shipped extens
   await page.setViewportSize({ width: 1440, height: 900 });
   await openPlayground(page);
   await openEditor(page);
-  await replaceInEditor(page, 'const command = parseSeedsArgs(args);', 'while (true) {} const command = parseSeedsArgs(args);');
+  await replaceInEditor(page, { file: COMMAND, find: 'const command = parseSeedsArgs(args);', replace: 'while (true) {} const command = parseSeedsArgs(args);' });
   await runMyVersion(page);
   await expect(statusLine(page)).toContainText('your edited extension');
 
@@ -141,7 +187,7 @@ test('"Download my version" gives one self-contained ES module with the edit in 
   await page.setViewportSize({ width: 1440, height: 900 });
   await openPlayground(page);
   await openEditor(page);
-  await replaceInEditor(page, RE_READ, NO_RE_READ);
+  await replaceInEditor(page, { file: COMMAND, find: RE_READ, replace: NO_RE_READ });
   const downloading = page.waitForEvent('download');
   await codePanel(page).getByRole('button', { name: 'Download my version' }).click();
   const download = await downloading;
@@ -162,7 +208,7 @@ for (const theme of ['light', 'dark'] as const) {
     await openPlayground(page);
     await page.getByRole('radio', { name: theme }).check();
     await openEditor(page);
-    await replaceInEditor(page, RE_READ, 'const second = judge(readDesk(ctx);');
+    await replaceInEditor(page, { file: COMMAND, find: RE_READ, replace: 'const second = judge(readDesk(ctx);' });
     await runMyVersion(page);
     await expect(codePanel(page).locator('.cm-lintRange-error')).toHaveCount(1);
     const results = await new AxeBuilder({ page }).include('#region-tools').analyze();

@@ -1,7 +1,6 @@
 import { expect, type Page } from '@playwright/test';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { LessonActionSchema, type LessonAction } from '../../web/src/lessons/schema';
+import { replaceInEditor } from '../typing';
 import {
   activeBranch,
   activeLeafId,
@@ -148,27 +147,17 @@ export const UI_ACTIONS: UiMapping = {
   'corrupt-demo': async ({ page }) => refusalsDemo(page, 'Try it: corrupt-state'),
   'corrupt-then-valid': async ({ page }) => refusalsDemo(page, 'Try it: a valid snapshot after a broken one'),
   'apply-edit': async ({ page }, { file, find, replace }) => {
-    const code = await openEditor(page);
-    await code.getByRole('combobox', { name: 'File' }).selectOption(file);
-    const editor = code.getByRole('figure', { name: file }).getByRole('textbox', { name: 'Code editor' });
-    await expect(editor).toBeVisible();
-    // The file as this learner has it (their earlier edits included), with the edit made; then the
-    // editor's whole text replaced by it, as a paste would.
-    const texts = draftsOf(page);
-    const current = texts.get(file) ?? readFileSync(fileURLToPath(new URL(`../../${file}`, import.meta.url)), 'utf8');
-    if (current.split(find).length !== 2) throw new Error(`${file} does not hold this text exactly once: ${find}`);
-    const next = current.replace(find, replace);
-    texts.set(file, next);
-    await editor.click();
-    await page.keyboard.press('Control+a');
-    await page.keyboard.insertText(next);
+    await openEditor(page);
+    // Found with the editor's search and typed key by key, as a learner makes the edit (e2e/typing.ts).
+    await replaceInEditor(page, { file, find, replace });
   },
   'run-edited': async ({ page }) => {
     const code = await openEditor(page);
     const runButton = code.getByRole('button', { name: 'Run my version' });
     await runButton.click();
     // Disabled while it compiles (the click set it busy); enabled again once this version runs.
-    await expect(runButton).toBeEnabled({ timeout: 30_000 });
+    // The first compile starts esbuild-wasm: seen past 30 s on two cores shared by several runs.
+    await expect(runButton).toBeEnabled({ timeout: 60_000 });
     await expect(code.getByRole('status', { name: 'Your version' })).toContainText('Your edited extension runs now');
     await expect(page.getByRole('status', { name: 'Status line' })).toContainText('your edited extension');
   },
@@ -327,14 +316,6 @@ async function runAgentToEnd(demo: Demo): Promise<void> {
   await demo.page.getByRole('button', { name: 'Run to end' }).click();
   await expect(demo.page.getByRole('note', { name: 'Agent summary' })).toBeVisible();
   await noteToolRevision(demo);
-}
-
-/** The extension's files as each page's learner has edited them in this demo. */
-const drafts = new WeakMap<Page, Map<string, string>>();
-function draftsOf(page: Page): Map<string, string> {
-  let texts = drafts.get(page);
-  if (!texts) drafts.set(page, (texts = new Map()));
-  return texts;
 }
 
 /** The Code tab in edit mode (its "Edit" pressed once), as a learner opens it. */

@@ -65,15 +65,9 @@ export function makeCompiler(esbuild: Esbuild, graph: ExtensionGraph, { incremen
   return async (next, mode) => {
     const unknown = unknownFiles(graph, next);
     if (unknown.length > 0) return { ok: false, problems: unknown };
-    // A file that stops (or starts) being edited gets a fresh context: a rebuild re-reads the
-    // files it saw change, and one back to its shipped text was seen running stale in the browser.
-    const changedSet = Object.keys(next).sort().join('\n') !== Object.keys(edits).sort().join('\n');
+    // The context's plugin reads `edits` on every rebuild, a file back to its shipped text
+    // included (editing.test.ts, e2e/edit-extension.spec.ts: what was seen stale was the editor's).
     edits = next;
-    if (changedSet && running) {
-      const stale = running;
-      running = null;
-      await stale.then((context) => context.dispose()).catch(() => undefined);
-    }
     try {
       let result: BuildResult;
       if (mode.kind === 'run' && incremental) {

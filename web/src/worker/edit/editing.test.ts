@@ -91,6 +91,20 @@ describe('an edited extension in the host', () => {
     expect(reserved(host, 'bean-scarlet')).toBe(2);
   });
 
+  it('follows an edit back to exactly the shipped text: run again, the edited extension is the shipped code and the race is refused again', { timeout: 60_000 }, async () => {
+    const { host } = await databases.freshHost(29);
+    await host.runEdited(NO_RE_READ, progress);
+    expect((await race(host)).kind).toBe('committed');
+    // Typed back: the page sends no drafts for a file equal to its shipped text.
+    const run = await host.runEdited({}, progress);
+    expect(run).toMatchObject({ kind: 'running', extension: 'edited' });
+    expect(host.view().extension).toBe('edited');
+    expect(await race(host)).toMatchObject({ kind: 'refused', code: 'stale-revision' });
+    // And away from it again: the edit runs again.
+    await host.runEdited(NO_RE_READ, progress);
+    expect((await race(host)).kind).toBe('committed');
+  });
+
   it('keeps the previous extension running when the edit does not compile, and says where', async () => {
     const { host } = await databases.freshHost(24);
     await host.runEdited(NO_RE_READ, progress);
