@@ -68,7 +68,7 @@ const HOSTILE: readonly Hostile[] = [
 ];
 
 /** The first compile fetches and starts esbuild-wasm in the worker: seconds on a loaded machine. */
-const COMPILE_MS = 30_000;
+const COMPILE_MS = 90_000;
 
 const codePanel = (page: Page) => page.getByRole('tabpanel', { name: 'Code', exact: true });
 const statusLine = (page: Page) => page.getByRole('status', { name: 'Status line' });
@@ -94,7 +94,7 @@ function said(page: Page, where: Said['in']) {
 }
 
 // Each test compiles once in the worker (esbuild-wasm) and types its program key by key.
-test.describe.configure({ timeout: 180_000 });
+test.describe.configure({ timeout: 240_000 });
 
 for (const hostile of HOSTILE) {
   test(`@hostile ${hostile.name} (${hostile.place}): named, the page answers, the journal is intact`, async ({ page }) => {
