@@ -134,7 +134,7 @@ describe('a run that never settles', () => {
   const quick: HostLimits = { ...EDITED_LIMITS, settleMs: 30 };
   const never = (pi: ExtensionAPI) => {
     pi.registerCommand('probe', { handler: () => new Promise(() => undefined) });
-    pi.registerTool({ name: 'probe_tool', label: 'Probe', description: 'never settles', parameters: {}, execute: () => new Promise(() => undefined) });
+    pi.registerTool({ name: 'probe_tool', label: 'Probe', description: 'never settles', parameters: {}, execute: () => new Promise<never>(() => undefined) });
   };
 
   it('a command: the host stops waiting after the limit, ends the run with an error that says so, and names it on the status line', async () => {
