@@ -30,8 +30,8 @@ interface Hostile {
   readonly said: Said;
   /** What runs afterwards: the watchdog or a failed load leave the shipped extension running. */
   readonly after: 'edited' | 'shipped';
-  /** Entries the host keeps (the flood's first 100). */
-  readonly kept?: number;
+  /** Lines the host adds, each by a text it holds: the flood's first 100, a tool call's record. */
+  readonly added?: readonly string[];
 }
 
 const stopped = (what: string): Said => ({ in: 'alert', text: ['did not finish', what, 'The shipped extension runs again'] });
@@ -47,14 +47,22 @@ const HOSTILE: readonly Hostile[] = [
   { name: 'a throw at load', place: 'load', code: "throw new Error('bug at load');", said: { in: 'your version', text: ['could not be loaded', 'bug at load'] }, after: 'shipped' },
   { name: 'a throw in a command handler', place: 'command', code: "throw new Error('bug in command');", said: hostSaid('Your /seeds handler threw: bug in command'), after: 'edited' },
   { name: 'a throw in a session_tree handler', place: 'event', code: "throw new Error('bug in event');", said: hostSaid('Your session_tree handler threw: bug in event'), after: 'edited' },
-  { name: "a throw in the tool's execute", place: 'tool', code: "throw new Error('bug in tool');", said: hostSaid("Your seed_desk tool's execute threw: bug in tool"), after: 'edited' },
+  {
+    name: "a throw in the tool's execute",
+    place: 'tool',
+    code: "throw new Error('bug in tool');",
+    said: hostSaid("Your seed_desk tool's execute threw: bug in tool"),
+    after: 'edited',
+    // The host records the call and its error result, as the real host does with a tool that throws.
+    added: ['"toolCall"', '"isError":true'],
+  },
   {
     name: '100,000 appendEntry calls in one handler',
     place: 'command',
     code: "for (let i = 0; i < 100000; i++) pi.appendEntry('flood', { i });",
     said: hostSaid('appendEntry more than 100 times in one run', 'kept the first 100'),
     after: 'edited',
-    kept: 100,
+    added: Array.from({ length: 100 }, () => '"customType":"flood"'),
   },
   { name: 'a 10 MB notify', place: 'command', code: "ctx.ui.notify('x'.repeat(10485760));", said: hostSaid("Your extension's notify was 10,485,760 characters long; the page shows the first 500,000"), after: 'edited' },
   { name: 'fetch', place: 'command', code: "await fetch('/');", said: hostSaid(`Your extension called fetch(); ${NETWORK}`), after: 'edited' },
@@ -134,9 +142,9 @@ for (const hostile of HOSTILE) {
     await expect(statusLine(page)).not.toContainText('Page host');
     await expect(deskTable(page)).toHaveText(desk);
     const after = await journalLines(page);
-    const kept = hostile.kept ?? 0;
+    const added = hostile.added ?? [];
     expect(after.slice(0, lines.length)).toEqual(lines);
-    expect(after).toHaveLength(lines.length + kept);
-    for (const line of after.slice(lines.length)) expect(line).toContain('"customType":"flood"');
+    expect(after).toHaveLength(lines.length + added.length);
+    for (const [index, text] of added.entries()) expect(after[lines.length + index]).toContain(text);
   });
 }
