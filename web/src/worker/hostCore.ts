@@ -67,6 +67,8 @@ export class HostCore implements HostServices {
   private unsaved: JournalEntry[] = [];
   private readonly stored = new Set<EntryId>();
   private writing: Promise<void> = Promise.resolve();
+  /** Appends whose write has not started yet: later appends on the same chain join it. */
+  private queued: { readonly sessionId: SessionId; readonly entries: JournalEntry[] } | null = null;
   private writeError: unknown = null;
   /** The event log's end and the statuses before the first unsaved append: what a failed write goes back to. */
   private beforeUnsaved: { readonly eventSeq: number; readonly statuses: ReadonlyMap<string, string> } | null = null;
@@ -131,11 +133,21 @@ export class HostCore implements HostServices {
     this.notice = null;
     this.unsaved.push(entry);
     const sessionId = this.sessionId;
+    // An append that continues the chain still waiting for its write joins that write (one
+    // transaction, one record per entry): a run's many appends cost one write, not one each (issue 28).
+    const queued = this.queued;
+    if (queued && queued.sessionId === sessionId && queued.entries.at(-1)?.id === entry.parentId) {
+      queued.entries.push(entry);
+      return;
+    }
+    const batch = { sessionId, entries: [entry] };
+    this.queued = batch;
     this.writing = this.writing.then(async () => {
+      if (this.queued === batch) this.queued = null;
       if (this.writeError !== null) return;
       try {
-        await this.store.append(sessionId, entry.parentId, [entry]);
-        this.stored.add(entry.id);
+        await this.store.append(sessionId, entry.parentId, batch.entries);
+        for (const written of batch.entries) this.stored.add(written.id);
       } catch (error) {
         this.writeError = error;
       }

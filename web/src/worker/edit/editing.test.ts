@@ -8,12 +8,13 @@ import 'fake-indexeddb/auto';
  * compiled module is imported from a data: URL (Node cannot import blob: URLs).
  */
 import * as esbuild from 'esbuild-wasm';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { seededIdSource } from '$domain/ids';
 import type { LineOutcome } from '../../protocol/messages';
 import { freshDatabases } from '../databases.testkit';
 import { PlaygroundHost } from '../host';
 import { EDITED_KEY } from './editedKey';
+import { removeGuards } from './guards';
 
 vi.mock('./compiler', async () => {
   const graph = await import('virtual:extension-graph');
@@ -36,6 +37,11 @@ vi.mock('./editedModule', async (importOriginal) => {
 afterAll(() => esbuild.stop());
 
 const databases = freshDatabases('edit-test');
+// Each host here shares this process's globals; in the page each runs in a worker of its own, and a
+// reload is a new worker with its globals whole again.
+// Registered after the databases' own cleanup, so it runs before it (hooks run as a stack).
+afterEach(() => removeGuards());
+const newWorker = removeGuards;
 const graph = await import('virtual:extension-graph');
 const COMMAND = 'extension/command.ts';
 const RE_READ = 'const second = judge(readDesk(ctx));';
@@ -141,6 +147,7 @@ describe('an edited extension in the host', () => {
       await host.runEdited(NO_RE_READ, progress);
       return { store };
     });
+    newWorker();
     const stored = JSON.parse((await store.getMeta(EDITED_KEY)) ?? '{}') as { active: boolean; files: Record<string, string>; hash: string };
     expect(stored).toMatchObject({ active: true, files: NO_RE_READ, hash: graph.hash });
 
@@ -165,6 +172,7 @@ describe('an edited extension in the host', () => {
     await host.runEdited(NO_RE_READ, progress);
     const stored = JSON.parse((await store.getMeta(EDITED_KEY)) ?? '{}') as Record<string, unknown>;
     await store.setMeta(EDITED_KEY, JSON.stringify({ ...stored, hash: 'an-older-build', code: 'this is not JavaScript' }));
+    newWorker();
     const reloaded = await PlaygroundHost.start(store, seededIdSource(32));
     await reloaded.finishOpening();
     expect(await reloaded.restoreEdited(progress)).toMatchObject({ kind: 'running', extension: 'edited', compileMs: expect.any(Number) });
@@ -177,5 +185,69 @@ describe('an edited extension in the host', () => {
     expect(download).toMatchObject({ kind: 'bundle', fileName: 'seed-desk-edited.js' });
     if (download.kind === 'bundle') expect(download.code).toContain('const second = first');
     expect(host.view().extension).toBe('shipped');
+  });
+});
+
+// Each test compiles with esbuild-wasm in Node: seconds apiece on a shared machine.
+describe('hostile code in an edited extension (issue 28)', { timeout: 30_000 }, () => {
+  const HANDLER_START = 'const command = parseSeedsArgs(args);';
+  const inHandler = (code: string) => ({ [COMMAND]: (graph.files[COMMAND] ?? '').replace(HANDLER_START, `${code} ${HANDLER_START}`) });
+  const FETCH = "Your extension called fetch(); the page's host does not let extension code reach the network.";
+
+  it('fetch in a handler: the run fails with the named refusal, the status line names it, and the journal is untouched', async () => {
+    const { host } = await databases.freshHost(40);
+    const entries = host.view().entryCount;
+    expect(await host.runEdited(inHandler("await fetch('https://example.org/');"), progress)).toMatchObject({ kind: 'running' });
+    expect(await host.runLine('/seeds query')).toEqual({ kind: 'error', text: `Extension "command:seeds" error: ${FETCH}` });
+    expect(host.view().status).toContain(`Page host: ${FETCH}`);
+    expect(host.view().entryCount).toBe(entries);
+  });
+
+  it('a refusal the module swallows while it loads is still named once it runs', async () => {
+    const { host } = await databases.freshHost(41);
+    const swallowing = { 'extension/seed-desk.ts': `${graph.files['extension/seed-desk.ts'] ?? ''}\ntry { postMessage({ kind: 'notice', text: 'forged' }); } catch {}\n` };
+    expect(await host.runEdited(swallowing, progress)).toMatchObject({ kind: 'running' });
+    expect(host.view().status).toContain("Page host: Your extension called postMessage(); only the page's host speaks to the page");
+    expect(host.view().status).toContain('Seed desk');
+  });
+
+  it('back to the shipped extension: the real globals again, and the host says nothing more', async () => {
+    const realFetch = globalThis.fetch;
+    const { host } = await databases.freshHost(42);
+    await host.runEdited(inHandler("await fetch('https://example.org/');"), progress);
+    expect(globalThis.fetch).not.toBe(realFetch);
+    await host.runLine('/seeds query');
+    await host.useShipped();
+    expect(globalThis.fetch).toBe(realFetch);
+    expect(host.view().status).not.toContain('Page host');
+    expect((await host.runLine('/seeds query')).kind).toBe('answer');
+  });
+
+  it('a module that fails to load leaves the globals as they were', async () => {
+    const realFetch = globalThis.fetch;
+    const { host } = await databases.freshHost(43);
+    const throwing = { 'extension/seed-desk.ts': `${graph.files['extension/seed-desk.ts'] ?? ''}\nthrow new Error('boom at load');\n` };
+    expect(await host.runEdited(throwing, progress)).toMatchObject({ kind: 'rejected' });
+    expect(globalThis.fetch).toBe(realFetch);
+  });
+
+  it('100,000 appends in one handler: the first 100 are stored in one write and stay, the desk is the same, the run ends named', async () => {
+    const { host, store } = await databases.freshHost(44);
+    const before = host.view();
+    const flood = inHandler("for (let i = 0; i < 100000; i++) pi.appendEntry('flood', { i });");
+    expect(await host.runEdited(flood, progress)).toMatchObject({ kind: 'running' });
+    const writes = vi.spyOn(store, 'append');
+    const outcome = await host.runLine('/seeds query');
+    // The run's appends chain, so they are one write (one transaction), not a hundred.
+    expect(writes.mock.calls.map((call) => call[2].length)).toEqual([100]);
+    expect(outcome).toMatchObject({ kind: 'error', text: expect.stringContaining('appendEntry more than 100 times in one run') });
+    expect(host.view().entryCount).toBe(before.entryCount + 100);
+    expect(host.view().rows).toEqual(before.rows);
+    await host.useShipped();
+    newWorker();
+    const reloaded = await PlaygroundHost.start(store, seededIdSource(45));
+    await reloaded.finishOpening();
+    expect(reloaded.view().entryCount).toBe(before.entryCount + 100);
+    expect(reloaded.view().rows).toEqual(before.rows);
   });
 });

@@ -1,8 +1,10 @@
 import type { CompileProblem, EditRun, ExtensionKind } from '../../protocol/messages';
 import type { HostCore } from '../hostCore';
 import { ExtensionRuntime, type ExtensionFactory } from '../omp/extensionRuntime';
+import { EDITED_LIMITS, HOST_STATUS_KEY, hostStatusText } from '../omp/hostLimits';
 import { DOWNLOAD_FILE } from './compileCore';
 import { EDITED_KEY } from './editedKey';
+import { guardsInstalled, installGuards, removeGuards, tripsSoFar, withHostGlobals } from './guards';
 
 /**
  * The learner's edited extension in the worker's host (issue 23): compile, load, swap it in for
@@ -34,7 +36,7 @@ export async function runEdited(core: HostCore, files: Readonly<Record<string, s
   core.refuseWhileApprovalWaits('replace the extension');
   const [{ compile, loadCompiler }, { graphHash }] = await Promise.all([import('./compiler'), import('./editedModule')]);
   // Timed apart: the compiler's first download and start-up is not the compile.
-  await loadCompiler();
+  await withHostGlobals(loadCompiler);
   const started = performance.now();
   const compiled = await compile(files);
   const compileMs = Math.round(performance.now() - started);
@@ -56,7 +58,7 @@ export async function restoreEdited(core: HostCore, progress: Progress): Promise
   let compileMs: number | null = null;
   if (stored.hash !== graphHash) {
     const { compile, loadCompiler } = await import('./compiler');
-    await loadCompiler();
+    await withHostGlobals(loadCompiler);
     const started = performance.now();
     const compiled = await compile(stored.files);
     compileMs = Math.round(performance.now() - started);
@@ -74,7 +76,10 @@ export async function restoreEdited(core: HostCore, progress: Progress): Promise
 export async function useShipped(core: HostCore, shipped: ExtensionFactory): Promise<void> {
   core.refuseWhileApprovalWaits('replace the extension');
   core.editedWaiting = false;
-  if (core.extensionKind === 'edited') swap(core, await ExtensionRuntime.load(shipped, core), 'shipped');
+  if (core.extensionKind === 'edited') {
+    removeGuards();
+    swap(core, await ExtensionRuntime.load(shipped, core), 'shipped');
+  }
   const stored = await read(core);
   if (stored?.active) await store(core, { ...stored, active: false });
 }
@@ -87,7 +92,8 @@ export async function storedEdits(core: HostCore): Promise<{ files: Record<strin
 
 /** The learner's files as one self-contained ES module (zod bundled in); runs none of their code. */
 export async function downloadEdited(files: Readonly<Record<string, string>>): Promise<{ kind: 'bundle'; fileName: string; code: string } | { kind: 'rejected'; problems: CompileProblem[] }> {
-  const { compile } = await import('./compiler');
+  const { compile, loadCompiler } = await import('./compiler');
+  await withHostGlobals(loadCompiler);
   const compiled = await compile(files, true);
   return compiled.ok ? { kind: 'bundle', fileName: DOWNLOAD_FILE, code: compiled.code } : { kind: 'rejected', problems: compiled.problems };
 }
@@ -95,13 +101,21 @@ export async function downloadEdited(files: Readonly<Record<string, string>>): P
 /** Imports and loads the compiled module; null when it now runs, else why it does not (nothing changed then). */
 async function load(core: HostCore, code: string): Promise<CompileProblem | null> {
   let runtime: ExtensionRuntime;
+  const { loadFactory } = await import('./editedModule');
+  // The stubs are in before the module's first line runs (guards.ts), and stay while it is loaded.
+  const trips = tripsSoFar().count;
+  const wasGuarded = guardsInstalled();
+  installGuards((text) => core.setStatus(HOST_STATUS_KEY, hostStatusText(text)));
   try {
-    const { loadFactory } = await import('./editedModule');
-    runtime = await ExtensionRuntime.load(await loadFactory(code), core, EDITED_PATH);
+    runtime = await ExtensionRuntime.load(await loadFactory(code), core, EDITED_PATH, EDITED_LIMITS);
   } catch (error) {
+    if (!wasGuarded) removeGuards();
     return { file: null, line: 0, column: 0, text: `Your extension could not be loaded, so the previous one keeps running: ${error instanceof Error ? error.message : String(error)}` };
   }
   swap(core, runtime, 'edited');
+  // The swap starts the status line over: a guarded call the factory swallowed is named again.
+  const after = tripsSoFar();
+  if (after.count > trips && after.last !== null) core.setStatus(HOST_STATUS_KEY, hostStatusText(after.last));
   return null;
 }
 

@@ -21,23 +21,38 @@ export interface AskedDialog {
 
 export type RunResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string };
 
+/** How long `settle()` waits before the host gives up on the run, and what it then says. */
+export interface SettleLimit {
+  readonly ms: number;
+  readonly gaveUp: () => string;
+}
+
 export class Invocation {
   readonly notices: Notice[] = [];
   dialog: AskedDialog | null = null;
   result: RunResult | null = null;
+  /** Told when the page's answer to a dialog lets the run go on (a new leg of the run starts). */
+  onResume: (() => void) | null = null;
   private wake: (() => void) | null = null;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  /** `limit`: null waits for the run as long as it takes, as the real host does. */
+  constructor(private readonly limit: SettleLimit | null = null) {}
 
   start(run: () => Promise<unknown>): this {
-    run().then(
+    // A handler that is not async may throw before it returns a promise: that is the run's error too.
+    new Promise<unknown>((resolve) => resolve(run())).then(
       (value) => this.finish({ ok: true, value }),
       (error: unknown) => this.finish({ ok: false, error: error instanceof Error ? error.message : String(error) }),
     );
     return this;
   }
 
-  /** Resolves once the run has finished or waits on a dialog. */
+  /** Resolves once the run has finished or waits on a dialog (or the host stopped waiting: see `limit`). */
   settle(): Promise<void> {
     if (this.result !== null || this.dialog !== null) return Promise.resolve();
+    const limit = this.limit;
+    if (limit) this.timer = setTimeout(() => this.finish({ ok: false, error: limit.gaveUp() }), limit.ms);
     return new Promise((resolve) => {
       this.wake = resolve;
     });
@@ -53,6 +68,7 @@ export class Invocation {
     const dialog = this.dialog;
     if (!dialog) return;
     this.dialog = null;
+    this.onResume?.();
     dialog.answer(confirmed);
   }
 
@@ -68,11 +84,14 @@ export class Invocation {
   }
 
   private finish(result: RunResult): void {
+    // A run the host stopped waiting for keeps the host's error, whatever it does later.
+    if (this.result !== null) return;
     this.result = result;
     this.poke();
   }
 
   private poke(): void {
+    clearTimeout(this.timer);
     const wake = this.wake;
     this.wake = null;
     wake?.();
