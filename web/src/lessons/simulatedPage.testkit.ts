@@ -7,6 +7,7 @@ import { ChangesSchema, type ComparisonView, type EntryTarget, type ToolCallOutc
 import { PlaygroundHost } from '../worker/host';
 import { JournalStore } from '../worker/store';
 import { Watches } from '../worker/watches';
+import { removeGuards } from '../worker/edit/guards';
 import type { CheckResult, Fact, Observed, StampedFact } from './facts';
 import { checkGoal } from './goals';
 import type { CompiledStep, LessonAction } from './schema';
@@ -26,6 +27,8 @@ const opened: { store: JournalStore; name: string }[] = [];
 
 /** Closes and deletes every database the pages opened (an afterEach hook). */
 export async function closePages(): Promise<void> {
+  // A page's worker ends with its pages, and with it the guards an edited extension put in.
+  removeGuards();
   const names = new Set(opened.map((entry) => entry.name));
   for (const { store } of opened.splice(0)) store.close();
   for (const name of names) {

@@ -5,6 +5,7 @@ import { JournalError, SessionJournal } from '$domain/journal/journal';
 import { deskIndexOf, ROOT_DESK_INDEX, stateOfIndex, type BranchState, type DeskIndex } from '$domain/reconstruct';
 import { deskIndexAt, EMPTY_TALLY, entriesOf, layoutOf, nextTally, positionIn, type SegmentSource, type Tally } from './segments';
 import { KnownHeads } from './storeKnown';
+import { hostLocks } from './ownGlobals';
 import { WriterLease, type LockManagerLike } from './storeLease';
 import {
   BY_ID,
@@ -511,8 +512,7 @@ function draftAppends(sessionId: SessionId, leafId: EntryId | null, leaf: DeskIn
 }
 
 function webLocks(): LockManagerLike | null {
-  const nav = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator;
-  return nav?.locks ?? null;
+  return hostLocks();
 }
 
 function leaseFor(name: string, locks: LockManagerLike | null): WriterLease | null {

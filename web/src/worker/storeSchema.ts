@@ -3,6 +3,7 @@ import type { EntryId, SessionId } from '$domain/ids';
 import type { JournalEntry, SessionHeader } from '$domain/journal/entry';
 import { SessionJournal } from '$domain/journal/journal';
 import type { DeskIndex, DeskLinkState } from '$domain/reconstruct';
+import { withHostIndexedDB } from './ownGlobals';
 import { layoutOf, stringifiedSegment, type CreatedLayout, type ImportIndexRecord, type SegmentRecord, type Tally } from './segments';
 
 /**
@@ -184,7 +185,7 @@ export interface ConnectionEvents {
 }
 
 export function connect(name: string, events: ConnectionEvents): Promise<IDBPDatabase<PlaygroundDB>> {
-  return openDB<PlaygroundDB>(name, DB_VERSION, {
+  return withHostIndexedDB(() => openDB<PlaygroundDB>(name, DB_VERSION, {
     upgrade(database, oldVersion, _newVersion, tx) {
       if (oldVersion < 1) {
         database.createObjectStore(SESSIONS, { keyPath: 'id' });
@@ -211,5 +212,5 @@ export function connect(name: string, events: ConnectionEvents): Promise<IDBPDat
     blocking: events.blocking,
     terminated: events.terminated,
     blocked: events.blocked,
-  });
+  }));
 }
