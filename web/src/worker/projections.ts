@@ -8,6 +8,7 @@ import { flattenTree, type TreeFilter } from '$domain/journal/treeLayout';
 import { deskRows, EMPTY_SNAPSHOT } from '$domain/snapshot';
 import type { BranchItem, EntryTarget, HostView } from '../protocol/messages';
 import type { HostCore } from './hostCore';
+import { wasMaterialized } from './sessionLoad';
 import type { SessionHead } from './store';
 
 /**
@@ -47,7 +48,7 @@ export function hostView(core: HostCore): HostView {
     leafBehind: core.leafBehind(),
     approvalPolicy: core.approvalPolicy,
     approvalMode: core.approvalMode,
-    hostFileWritten: hasAssistantMessage(journal),
+    hostFileWritten: hasAssistantMessage(journal) || wasMaterialized(journal),
     pendingApproval: core.pendingApproval ? { callId: core.pendingApproval.callId, prompt: core.pendingApproval.prompt } : null,
     seedDeskEntryCount: journal.seedDeskEntryCount,
     extension: core.extensionKind,
@@ -80,7 +81,7 @@ function openingView(core: HostCore, head: SessionHead): HostView {
     leafBehind: null,
     approvalPolicy: core.approvalPolicy,
     approvalMode: core.approvalMode,
-    hostFileWritten: head.hasAssistantMessage,
+    hostFileWritten: head.hasAssistantMessage || head.materialized,
     pendingApproval: null,
     seedDeskEntryCount: head.seedDeskEntryCount,
     extension: core.extensionKind,
@@ -91,7 +92,10 @@ function openingView(core: HostCore, head: SessionHead): HostView {
 /** The persistence gate, scanned once per journal and then only over new entries. */
 const assistantScans = new WeakMap<SessionJournal, { checked: number; found: boolean }>();
 
-/** The host's persistence gate: nothing reaches its session file before the first assistant message. */
+/**
+ * The host's persistence gate for the first session a host process makes: nothing reaches its file
+ * before the first assistant message. A session made later is written at once (`wasMaterialized`).
+ */
 export function hasAssistantMessage(journal: SessionJournal): boolean {
   const scan = assistantScans.get(journal) ?? { checked: 0, found: false };
   if (!scan.found) {

@@ -1,6 +1,7 @@
 import type { IdSource, SessionId } from '$domain/ids';
-import { sessionHeader } from '$domain/journal/entry';
+import { sessionHeader, type SessionHeader } from '$domain/journal/entry';
 import { SessionJournal } from '$domain/journal/journal';
+import type { SegmentSource } from './segments';
 import type { JournalStore, SessionHead } from './store';
 
 /**
@@ -11,6 +12,18 @@ import type { JournalStore, SessionHead } from './store';
 
 export type { SessionHead } from './store';
 
+/**
+ * Sessions whose file the real host writes as it makes them (New session, a fork, an import: the
+ * record's `materialized`). Keyed by header, which a journal rebuilt for the same session (a
+ * failed write taken back) keeps.
+ */
+const materializedHeaders = new WeakSet<SessionHeader>();
+
+/** Whether the real host wrote this session's file when it made it, whatever the session holds since. */
+export function wasMaterialized(journal: SessionJournal): boolean {
+  return materializedHeaders.has(journal.header);
+}
+
 /** The head of a stored session, or null when it is not stored. */
 export function openSessionHead(store: JournalStore, sessionId: SessionId): Promise<SessionHead | null> {
   return store.loadHead(sessionId);
@@ -20,11 +33,25 @@ export function openSessionHead(store: JournalStore, sessionId: SessionId): Prom
 export async function loadJournal(store: JournalStore, sessionId: SessionId): Promise<SessionJournal | null> {
   const [session, entries] = await Promise.all([store.getSession(sessionId), store.loadJournalEntries(sessionId)]);
   if (!session) return null;
-  return SessionJournal.fromEntries(session.header, entries);
+  const journal = SessionJournal.fromEntries(session.header, entries);
+  if (session.materialized === true) materializedHeaders.add(journal.header);
+  return journal;
 }
 
-export async function createSession(store: JournalStore, ids: IdSource): Promise<SessionJournal> {
+/**
+ * A new empty session. `materialized`: made by New session, whose file the real host writes
+ * before `newSession()` returns; the page's first session is not (`SessionManager.create` keeps
+ * it in memory until its first assistant message).
+ */
+export async function createSession(store: JournalStore, ids: IdSource, { materialized = false } = {}): Promise<SessionJournal> {
   const header = sessionHeader(ids.sessionId() as SessionId, ids.now(), '/playground');
-  await store.createSession(header);
+  await store.createSession(header, [], undefined, materialized ? { materialized } : {});
+  if (materialized) materializedHeaders.add(header);
   return SessionJournal.empty(header);
+}
+
+/** A fork or an import, stored with its first entries: the real host writes such a file at once. */
+export async function storeMaterialized(store: JournalStore, journal: SessionJournal, onProgress?: (done: number, total: number) => void, source?: SegmentSource): Promise<void> {
+  await store.createSessionFrom(journal, onProgress, source, { materialized: true });
+  materializedHeaders.add(journal.header);
 }

@@ -7,7 +7,7 @@ import { leafReturnNotice } from '../protocol/leafNotice';
 import type { HostCore } from './hostCore';
 import { hasAssistantMessage } from './projections';
 import { fileSegments, lineStartsOf } from './segments';
-import { createSession, loadJournal } from './sessionLoad';
+import { createSession, loadJournal, storeMaterialized } from './sessionLoad';
 import { StorageFailure } from './store';
 
 /**
@@ -31,10 +31,10 @@ export async function listSessions(core: HostCore): Promise<SessionSummary[]> {
   );
 }
 
-/** Host `newSession`: a fresh identity, no carried state, no grant. */
+/** Host `newSession`: a fresh identity, no carried state, no grant; its file is written at once. */
 export async function newSession(core: HostCore): Promise<void> {
   core.refuseWhileApprovalWaits('start a new session');
-  core.useJournal(await createSession(core.store, core.ids), 'Started a new session: nothing reserved, agent off, a new identity.', { event: 'session_switch', reason: 'new' });
+  core.useJournal(await createSession(core.store, core.ids, { materialized: true }), 'Started a new session: nothing reserved, agent off, a new identity.', { event: 'session_switch', reason: 'new' });
   sessionsChanged(core);
 }
 
@@ -48,13 +48,13 @@ export async function switchSession(core: HostCore, sessionId: SessionId): Promi
 
 /**
  * Host `createBranchedSession`: the path to `entryId` (the leaf when absent) copied with its ids
- * into a new session whose `parentSession` is this one.
+ * into a new session whose `parentSession` is this one; the host writes its file at once.
  */
 export async function forkSession(core: HostCore, entryId: EntryId | null = core.journal.leafId): Promise<void> {
   core.refuseWhileApprovalWaits('fork the session');
   if (entryId !== null && !core.journal.has(entryId)) throw new Error(`Entry ${entryId} is not in this session, so there is no path to fork.`);
   const fork = core.journal.forkToNewSession(core.ids, entryId);
-  await core.store.createSessionFrom(fork);
+  await storeMaterialized(core.store, fork);
   const where = entryId === core.journal.leafId ? 'the same path and state' : `the path to ${entryId ?? 'the start'}`;
   core.useJournal(fork, `Forked into session ${fork.sessionId}: ${where}, a new identity, so a new revision.`, { event: 'session_switch', reason: 'fork' });
   sessionsChanged(core);
@@ -88,7 +88,7 @@ export async function importSession(core: HostCore, file: Blob, onProgress: (pha
   const journal = SessionJournal.fromEntries(parsed.header, parsed.entries);
   // The file's own lines are stored as they are: no entry is serialized again.
   const source = fileSegments(file, lineStartsOf(bytes), parsed.lineOf);
-  await core.store.createSessionFrom(journal, (done, total) => onProgress('storing', done, total), source);
+  await storeMaterialized(core.store, journal, (done, total) => onProgress('storing', done, total), source);
   core.useJournal(journal, `Imported session ${journal.sessionId} (${journal.size} entries); the leaf is on the last entry.`, { event: 'session_switch', reason: 'resume' });
   sessionsChanged(core);
   const cap = <T,>(items: readonly T[]) => items.slice(0, IMPORT_REPORT_LIMIT);
@@ -138,8 +138,8 @@ export async function reopen(core: HostCore): Promise<void> {
 export const SESSION_EXIT = 'session_exit';
 
 /**
- * Closing a session, as the host does it: once the session holds an assistant message (so its
- * file exists), disposing it appends `session_exit` under the leaf, and a reopen lands there.
+ * Closing a session, as the host does it: once the session holds an assistant message (whether or
+ * not its file was written sooner), disposing it appends `session_exit` under the leaf, and a reopen lands there.
  * Measured in host-test; a reload (a killed process) appends nothing. The id, or null.
  */
 async function recordExit(core: HostCore): Promise<EntryId | null> {

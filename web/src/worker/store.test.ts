@@ -111,6 +111,16 @@ describe.each(MODES)('JournalStore $mode', ({ options }) => {
       expect(await store.listSessions()).toHaveLength(1);
     });
 
+    it('a session created materialized says so in its record and its head; one created without the mark has none', async () => {
+      const store = await openStore();
+      await store.createSession(header(SID), [], undefined, { materialized: true });
+      await store.createSession(header(OTHER_SID), [msg('a0000001', null)]);
+      expect(await store.getSession(SID)).toMatchObject({ materialized: true });
+      expect(await store.loadHead(SID)).toMatchObject({ entryCount: 0, hasAssistantMessage: false, materialized: true });
+      expect(await store.getSession(OTHER_SID)).not.toHaveProperty('materialized');
+      expect(await store.loadHead(OTHER_SID)).toMatchObject({ materialized: false });
+    });
+
     it(`a created session of ${2 * SEGMENT_ENTRIES + 500} entries reads back whole, in order, across its segments, with progress up to the total`, async () => {
       const store = await openStore();
       const entries = chain(2 * SEGMENT_ENTRIES + 500);
@@ -300,6 +310,7 @@ describe.each(MODES)('JournalStore $mode', ({ options }) => {
         lastEntry: null,
         lastState: { ok: true, sessionId: SID, revision: `${SID}:root`, deskHead: null, snapshot: snap({}) },
         hasAssistantMessage: false,
+        materialized: false,
       });
     });
 
@@ -315,6 +326,7 @@ describe.each(MODES)('JournalStore $mode', ({ options }) => {
         lastEntry: entries.at(-1),
         lastState: journal.state(),
         hasAssistantMessage: false,
+        materialized: false,
       });
       // A side branch off an early desk entry: the head follows the last appended entry, not the longest branch.
       const early = entries[6]!.id;

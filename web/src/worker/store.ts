@@ -25,12 +25,13 @@ import {
   type EntryRecord,
   type NewEntryRecord,
   type PlaygroundDB,
+  type SessionMarks,
   type SessionRecord,
   type StoreName,
 } from './storeSchema';
 
 export { DB_NAME, DB_VERSION } from './storeSchema';
-export type { EntryRecord, SessionRecord } from './storeSchema';
+export type { EntryRecord, SessionMarks, SessionRecord } from './storeSchema';
 
 /** What a reopen needs before the whole journal: read from two records, whatever the session's size. */
 export interface SessionHead {
@@ -42,6 +43,8 @@ export interface SessionHead {
   /** The state of the branch ending at `lastEntry` (the empty desk at `<sid>:root` when there is none). */
   readonly lastState: BranchState;
   readonly hasAssistantMessage: boolean;
+  /** The session record's `materialized`: the real host wrote its file when it made it. */
+  readonly materialized: boolean;
 }
 
 import type { StoreFault } from '../protocol/hostFacts';
@@ -261,6 +264,7 @@ export class JournalStore {
       lastEntry: record?.entry ?? null,
       lastState: stateOfIndex(sessionId, record ?? ROOT_DESK_INDEX),
       hasAssistantMessage: record?.hasAssistant ?? false,
+      materialized: session.materialized === true,
     };
   }
 
@@ -278,7 +282,7 @@ export class JournalStore {
   // ---- writes ----
 
   /** A new session with its first entries (import, fork), all or nothing. */
-  async createSession(header: SessionHeader, entries: readonly JournalEntry[] = [], onProgress?: (done: number, total: number) => void): Promise<SessionRecord> {
+  async createSession(header: SessionHeader, entries: readonly JournalEntry[] = [], onProgress?: (done: number, total: number) => void, marks: SessionMarks = {}): Promise<SessionRecord> {
     let journal: SessionJournal;
     try {
       journal = SessionJournal.fromEntries(header, entries);
@@ -286,19 +290,19 @@ export class JournalStore {
       if (error instanceof JournalError) throw new StorageFailure(`${error.message}: nothing was stored.`, error);
       throw error;
     }
-    return this.createSessionFrom(journal, onProgress);
+    return this.createSessionFrom(journal, onProgress, undefined, marks);
   }
 
   /**
    * `createSession` for a journal already built (an import builds one anyway): its links and
    * desk index are what gets stored, so nothing is derived twice. An import's `source` stores
-   * the file's own lines (`fileSegments`).
+   * the file's own lines (`fileSegments`); `marks` go on the session record.
    */
-  async createSessionFrom(journal: SessionJournal, onProgress?: (done: number, total: number) => void, source?: SegmentSource): Promise<SessionRecord> {
+  async createSessionFrom(journal: SessionJournal, onProgress?: (done: number, total: number) => void, source?: SegmentSource, marks: SessionMarks = {}): Promise<SessionRecord> {
     const header = journal.header;
     const total = journal.size;
     const layout = layoutOf(journal, source);
-    const record: SessionRecord = { id: header.id, header, createdAt: new Date().toISOString() };
+    const record: SessionRecord = { id: header.id, header, createdAt: new Date().toISOString(), ...marks };
     // Half the bar for making each segment's Blob here, half for the database storing it: the
     // storing is most of the time now (a Blob is handed over by reference), so the bar moves as segments land.
     let prepared = 0;

@@ -29,7 +29,16 @@ export interface SessionRecord {
   readonly id: SessionId;
   readonly header: SessionHeader;
   readonly createdAt: string;
+  /**
+   * True when the real host writes the session's file as it makes it (New session, a fork, an
+   * import). Absent (older records, the page's first session): its file waits for the first
+   * assistant message. Added after version 3 without a new version: a reader treats absent as false.
+   */
+  readonly materialized?: boolean;
 }
+
+/** What a new session's record says beyond its header. */
+export type SessionMarks = Pick<SessionRecord, 'materialized'>;
 
 /**
  * One entry appended after its session was created (and each session's last created entry), with

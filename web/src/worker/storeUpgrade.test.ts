@@ -108,7 +108,7 @@ describe('JournalStore on a database written by v1', () => {
     expectDerivedFactsMatch(await readRaw(name, A), journalA);
     expectDerivedFactsMatch(await readRaw(name, B), SessionJournal.fromEntries(sessionHeader(B, TIME, '/v1'), SESSION_B));
     expect(await store.loadHead(A)).toMatchObject({ entryCount: 6, seedDeskEntryCount: 2, lastEntry: SESSION_A[5], lastState: journalA.state(asEntryId('a0000006')), hasAssistantMessage: false });
-    expect(await store.loadHead(B)).toMatchObject({ entryCount: 2, hasAssistantMessage: true });
+    expect(await store.loadHead(B)).toMatchObject({ entryCount: 2, hasAssistantMessage: true, materialized: false });
     expect(await store.loadHead(EMPTY)).toMatchObject({ entryCount: 0, lastEntry: null });
     expect((await storedChildren(store, A, asEntryId('a0000001'))).map((child) => child.id)).toEqual(['a0000002', 'a0000004']);
 
