@@ -204,7 +204,7 @@ export class PlaygroundRunner {
     } else if ('newSession' in step) {
       await host.newSession();
     } else if ('pageOnly' in step) {
-      if (step.read === 'journal') outcome = { kind: 'journal', seedDeskLines: seedDeskLines(host) };
+      if (step.read === 'journal') outcome = { kind: 'journal', ...seedDeskLines(host) };
       else if (step.read === 'other-branch') outcome = otherBranch(host);
     } else if ('extension' in step) {
       if (step.extension === 'edited') {
@@ -267,9 +267,10 @@ export class PlaygroundRunner {
   }
 }
 
-/** The Journal panel's count, in the page's file (its export): the lines holding a seed desk entry. */
-function seedDeskLines(host: PlaygroundHost): number {
-  return host.exportSession().jsonl.split('\n').filter((line) => line.includes(`"customType":"${DESK}"`)).length;
+/** The Journal panel's count of seed desk lines, and in the host file, which the page says is written or not (null). */
+function seedDeskLines(host: PlaygroundHost): { readonly seedDeskLines: number; readonly inFile: number | null } {
+  const count = host.exportSession().jsonl.split('\n').filter((line) => line.includes(`"customType":"${DESK}"`)).length;
+  return { seedDeskLines: count, inFile: host.view().hostFileWritten ? count : null };
 }
 
 /** The Compare panel's two desks, each rebuilt from its own branch. */

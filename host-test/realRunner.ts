@@ -175,7 +175,7 @@ export class RealRunner {
     } else if ('newSession' in step) {
       await h.session.newSession();
     } else if ('pageOnly' in step) {
-      if (step.read === 'journal') outcome = { kind: 'journal', seedDeskLines: seedDeskLines(h) };
+      if (step.read === 'journal') outcome = { kind: 'journal', ...seedDeskLines(h) };
       else if (step.read === 'other-branch') outcome = otherBranch(h);
     } else if ('extension' in step) {
       // OMP loads an extension's module when a session starts; "Run my version" is that module
@@ -260,11 +260,15 @@ export class RealRunner {
   }
 }
 
-/** The Journal panel's count, in the real host's file: its lines holding a seed desk entry (null: no file yet). */
-function seedDeskLines(h: Harness): number | null {
+/**
+ * The Journal panel's count of seed desk lines: in the host's journal (what the panel lists, as the
+ * host would write it), and in the session file on disk (null: the host has written no file yet).
+ */
+function seedDeskLines(h: Harness): { readonly seedDeskLines: number; readonly inFile: number | null } {
+  const lines = (text: string) => text.split('\n').filter((line) => line.includes(`"customType":"${DESK}"`)).length;
   const file = h.sm.getSessionFile();
-  if (!file || !existsSync(file)) return null;
-  return readFileSync(file, 'utf8').split('\n').filter((line) => line.includes(`"customType":"${DESK}"`)).length;
+  const inFile = file && existsSync(file) ? lines(readFileSync(file, 'utf8')) : null;
+  return { seedDeskLines: lines(h.sm.getEntries().map((entry) => JSON.stringify(entry)).join('\n')), inFile };
 }
 
 /** The Compare panel's two desks, each rebuilt from its own branch (`getBranch(id)`). */

@@ -133,7 +133,7 @@ export type Outcome =
   /** Which extension runs after an `extension` step. */
   | { readonly kind: 'extension'; readonly running: 'edited' | 'shipped' }
   /** A `pageOnly` step's `read` (see StepSchema). */
-  | { readonly kind: 'journal'; readonly seedDeskLines: number | null }
+  | { readonly kind: 'journal'; readonly seedDeskLines: number; readonly inFile: number | null }
   | { readonly kind: 'other-branch'; readonly here: unknown; readonly other: unknown }
   /** A `failNextWrite`: whether there was a session file whose next write could fail. */
   | { readonly kind: 'fault'; readonly armed: boolean }

@@ -20,7 +20,7 @@ for (const [lessonIndex, lesson] of LESSONS.entries()) {
 
     await test.step('Prepare the lesson: a new session, then its setup', async () => {
       await openWorkspace(page, `#/lesson/${lessonIndex + 1}/step/1`);
-      for (const action of [{ do: 'new-session' } as const, ...lesson.setup]) {
+      for (const action of [{ do: 'new-session', fresh: true } as const, ...lesson.setup]) {
         await test.step(describeAction(action), () => performInUi(demo, action));
       }
       // Choosing the first step again starts its checkpoint after the setup, as "Reset lesson" does.

@@ -246,10 +246,11 @@ export const UI_ACTIONS: UiMapping = {
     await expect(page.getByRole('status', { name: 'Compare attempt' })).toBeVisible();
     await noteToolRevision(demo);
   },
-  'new-session': async ({ page }) => {
+  'new-session': async ({ page }, action) => {
     await openTool(page, 'Sessions');
     const before = await sessionId(page);
-    await page.getByRole('button', { name: 'New session', exact: true }).click();
+    // A lesson's start is a new host process's session: the lesson panel's "Reset lesson" makes it.
+    await page.getByRole('button', { name: action.fresh ? 'Reset lesson' : 'New session', exact: true }).click();
     await expect.poll(() => sessionId(page)).not.toBe(before);
   },
   'twin-tab': async ({ page }) => {

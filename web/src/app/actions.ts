@@ -96,7 +96,7 @@ export async function perform(playground: Playground, action: LessonAction): Pro
       await playground.tryOtherRevision();
       return;
     case 'new-session':
-      await playground.sessions.newSession();
+      await playground.sessions.newSession(action.fresh === true);
       return;
     case 'twin-tab':
       await playground.closing.runTwinTab();

@@ -77,7 +77,8 @@ export class Connection {
     const arm = () => {
       armed = true;
       clearTimeout(timer);
-      timer = setTimeout(() => void this.restart(`Your edited extension did not finish ${describeRequest(body)} within ${WATCHDOG_MS / 1000} s, so the page stopped its worker and started a new one.`), WATCHDOG_MS);
+      // A compile's load that hangs was the edited version's: the new worker runs the shipped one instead, and says so.
+      timer = setTimeout(() => void this.restart(`Your edited extension did not finish ${describeRequest(body)} within ${WATCHDOG_MS / 1000} s, so the page stopped its worker and started a new one.`, compiles), WATCHDOG_MS);
     };
     if (timed && !compiles) arm();
     // Any progress (an import's) restarts the count: a worker that reports is not hung.
@@ -127,10 +128,10 @@ export class Connection {
    * store is intact), a new one opens the same session with the shipped extension and everything
    * the page watches, and a stored edited version is kept but no longer run on reload.
    */
-  private async restart(said: string): Promise<void> {
+  private async restart(said: string, loadingEdited = false): Promise<void> {
     const makeWorker = this.makeWorker;
     if (!makeWorker) return;
-    const wasEdited = this.edited;
+    const wasEdited = this.edited || loadingEdited;
     this.client.terminate();
     this.waits.clear();
     this.waiting = null;

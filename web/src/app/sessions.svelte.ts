@@ -22,8 +22,9 @@ export class Sessions {
     connection.onTopic('sessions', (update) => (this.list = update.sessions));
   }
 
-  async newSession(): Promise<void> {
-    await this.connection.call({ type: 'newSession' });
+  /** `fresh`: as a new host process starts a session (not written before its first assistant message); else OMP's `/new`. */
+  async newSession(fresh = false): Promise<void> {
+    await this.connection.call({ type: 'newSession', ...(fresh ? { fresh } : {}) });
     this.facts.note({ kind: 'new-session' });
   }
 

@@ -241,7 +241,7 @@ export class Tutorial {
   /** A new session and the lesson's setup; the host settings it changed are named in the lesson panel. */
   private async runSetup(lesson: Lesson): Promise<void> {
     const before = this.playground.view;
-    await this.run([{ do: 'new-session' }, ...lesson.setup]);
+    await this.run([{ do: 'new-session', fresh: true }, ...lesson.setup]);
     const after = this.playground.view;
     this.notice = before && after ? settingsSentence(settingsOf(before), settingsOf(after), 'setup') : null;
   }

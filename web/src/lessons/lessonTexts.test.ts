@@ -28,7 +28,7 @@ const KEPT_STEP_IDS = [
   ['mode-vs-grant', 'headless-prompt-fails-closed', 'gates-spare-other-code'],
   ['journal-filter', 'reopen-survives', 'rewind-before-reservation', 'sibling-reservation', 'written-branch-kept', 'sibling-token-refused', 'corrupt-branch', 'fresh-session'],
   ['revoke-agent', 'act-after-revoke', 'headless-ui-required', 'headless-reopen-grant', 'headless-revoke-refused', 'headless-tool-allow'],
-  ['append-no-receipt', 'persistence-gate', 'storage-failure-latch', 'query-after-commit', 'events-start-nothing'],
+  ['append-no-receipt', 'persistence-gate', 'query-after-commit', 'events-start-nothing', 'storage-failure-latch'],
   ['reserve-all-marigolds', 'other-tab-reserves', 'compare-overbooked', 'closing-answer'],
 ];
 

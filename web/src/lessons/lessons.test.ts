@@ -14,7 +14,7 @@ afterEach(closePages);
 
 /** "Reset lesson", then every step: not done before its actions, done after them. */
 async function replay(page: SimulatedPage, lesson: CompiledLesson): Promise<void> {
-  await page.performAll([{ do: 'new-session' }, ...lesson.setup]);
+  await page.performAll([{ do: 'new-session', fresh: true }, ...lesson.setup]);
   for (const step of lesson.steps) {
     const start = page.nextSeq;
     const before = await page.check(step, start);
@@ -30,7 +30,7 @@ async function replay(page: SimulatedPage, lesson: CompiledLesson): Promise<void
 async function refusalsByStep(page: SimulatedPage): Promise<Map<string, Set<string>>> {
   const met = new Map<string, Set<string>>();
   for (const lesson of LESSONS) {
-    await page.performAll([{ do: 'new-session' }, ...lesson.setup]);
+    await page.performAll([{ do: 'new-session', fresh: true }, ...lesson.setup]);
     for (const step of lesson.steps) {
       const start = page.nextSeq;
       await page.performAll(step.solution);

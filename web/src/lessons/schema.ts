@@ -44,7 +44,8 @@ export const LessonActionSchema = z.discriminatedUnion('do', [
   /** Compare with the newest seed desk entry that is not on the current branch. */
   z.strictObject({ do: z.literal('compare-with-other-branch') }),
   z.strictObject({ do: z.literal('try-other-revision') }),
-  z.strictObject({ do: z.literal('new-session') }),
+  // `fresh`: the session a new host process starts (a lesson's start), unwritten until its first assistant message; without it, OMP's `/new`, written at once.
+  z.strictObject({ do: z.literal('new-session'), fresh: z.optional(z.literal(true)) }),
   z.strictObject({ do: z.literal('twin-tab') }),
   z.strictObject({ do: z.literal('fail-next-write') }),
   z.strictObject({ do: z.literal('closing-answer'), value: z.enum(['yes', 'no']) }),

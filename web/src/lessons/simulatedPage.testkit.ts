@@ -256,7 +256,7 @@ export class SimulatedPage {
         return;
       }
       case 'new-session':
-        await this.host.newSession();
+        await this.host.newSession(action.fresh === true);
         this.note({ kind: 'new-session' });
         return;
       case 'twin-tab':

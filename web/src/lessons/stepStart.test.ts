@@ -86,7 +86,7 @@ const BREAK_IT = LESSONS.find((lesson) => lesson.id === 'break-it') as CompiledL
 
 async function startOf(page: SimulatedPage, stepId: string) {
   const index = BREAK_IT.steps.findIndex((step) => step.id === stepId);
-  await page.performAll([{ do: 'new-session' }, ...BREAK_IT.setup, ...BREAK_IT.steps.slice(0, index).flatMap((step) => step.solution)]);
+  await page.performAll([{ do: 'new-session', fresh: true }, ...BREAK_IT.setup, ...BREAK_IT.steps.slice(0, index).flatMap((step) => step.solution)]);
   return { step: BREAK_IT.steps[index] as CompiledLesson['steps'][number], start: await page.stepStart() };
 }
 

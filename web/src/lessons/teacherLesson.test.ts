@@ -96,7 +96,7 @@ describe('a lesson written as markdown only', () => {
 
   it('is solvable: each step ticks after its solution, not before', async () => {
     const page = await openPage();
-    await page.performAll([{ do: 'new-session' }, ...lesson.setup]);
+    await page.performAll([{ do: 'new-session', fresh: true }, ...lesson.setup]);
     for (const step of lesson.steps) {
       const start = page.nextSeq;
       expect((await page.check(step, start)).done, step.id).toBe(false);
@@ -108,7 +108,7 @@ describe('a lesson written as markdown only', () => {
   it.each(lesson.steps.map((step, index) => [step.id, index] as const))('is checked: the wrong attempt at %s does not tick and shows its hint', async (_id, index) => {
     const step = lesson.steps[index]!;
     const page = await openPage();
-    await page.performAll([{ do: 'new-session' }, ...lesson.setup, ...lesson.steps.slice(0, index).flatMap((earlier) => earlier.solution)]);
+    await page.performAll([{ do: 'new-session', fresh: true }, ...lesson.setup, ...lesson.steps.slice(0, index).flatMap((earlier) => earlier.solution)]);
     const start = page.nextSeq;
     for (const wrong of step.wrong) {
       await page.performAll(wrong.try);

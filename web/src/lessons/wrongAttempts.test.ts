@@ -12,7 +12,7 @@ afterEach(closePages);
 
 const attempts = LESSONS.flatMap((lesson) =>
   lesson.steps.flatMap((step, index) =>
-    step.wrong.map((wrong) => ({ label: `${lesson.id}/${step.id}: ${wrong.name}`, before: [{ do: 'new-session' } as const, ...lesson.setup, ...lesson.steps.slice(0, index).flatMap((earlier) => earlier.solution)], step, wrong })),
+    step.wrong.map((wrong) => ({ label: `${lesson.id}/${step.id}: ${wrong.name}`, before: [{ do: 'new-session', fresh: true } as const, ...lesson.setup, ...lesson.steps.slice(0, index).flatMap((earlier) => earlier.solution)], step, wrong })),
   ),
 );
 

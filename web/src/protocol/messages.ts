@@ -307,7 +307,7 @@ export const RequestBodySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('injectFault'), fault: z.nullable(z.enum(STORE_FAULTS)) }),
   z.object({ type: z.literal('watch'), watch: WatchSchema }),
   z.object({ type: z.literal('unwatch'), topic: z.enum(TOPICS) }),
-  z.object({ type: z.literal('newSession') }),
+  z.object({ type: z.literal('newSession'), fresh: z.optional(z.boolean()) }),
   z.object({ type: z.literal('switchSession'), sessionId: z.string() }),
   /** A new session holding the path to `entryId` (the leaf when absent), as the host's `createBranchedSession`. */
   z.object({ type: z.literal('forkSession'), entryId: z.optional(z.string()) }),

@@ -39,7 +39,7 @@ export const HANDLERS: { readonly [T in RequestType]: Handler<T> } = {
   injectFault: (host, body) => (host.injectFault(body.fault), null),
   watch: (host, body, { watches }) => (watches.watch(body.watch, host.core), null),
   unwatch: (_host, body, { watches }) => (watches.unwatch(body.topic), null),
-  newSession: async (host) => (await host.newSession(), null),
+  newSession: async (host, body) => (await host.newSession(body.fresh === true), null),
   switchSession: async (host, body) => (await host.switchSession(asSessionId(body.sessionId)), null),
   forkSession: async (host, body) => (await host.forkSession(body.entryId === undefined ? undefined : asEntryId(body.entryId)), null),
   exportSession: (host) => host.exportSession(),

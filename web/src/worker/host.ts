@@ -5,7 +5,6 @@ import seedDesk from '../../../extension/seed-desk';
 import type { BranchItem, EditRun, EntryTarget, EventLogItem, HostView, ImportReport, LineOutcome, SessionSummary, ToolCallOutcome } from '../protocol/messages';
 import type { ApprovalMode } from './approval';
 import * as commands from './commands';
-import * as demos from './demos';
 import { EDITED_KEY } from './edit/editedKey';
 import { HostCore } from './hostCore';
 import { ExtensionRuntime, type ExtensionFactory } from './omp/extensionRuntime';
@@ -110,12 +109,13 @@ export class PlaygroundHost {
     return commands.answerDialog(this.core, dialogId, confirmed);
   }
 
-  meanwhileReserve(id: string, packets: number): Promise<LineOutcome> {
-    return demos.meanwhileReserve(this.core, id, packets);
+  // The lesson's staged events load when first used: the worker's first chunk has a budget (40 KiB gzip).
+  async meanwhileReserve(id: string, packets: number): Promise<LineOutcome> {
+    return (await import('./demos')).meanwhileReserve(this.core, id, packets);
   }
 
-  appendCorruptSnapshot(then?: 'valid'): Promise<LineOutcome> {
-    return demos.appendCorruptSnapshot(this.core, then);
+  async appendCorruptSnapshot(then?: 'valid'): Promise<LineOutcome> {
+    return (await import('./demos')).appendCorruptSnapshot(this.core, then);
   }
 
   setApprovalPolicy(policy: ApprovalPolicy | null): void {
@@ -167,8 +167,8 @@ export class PlaygroundHost {
     return sessions.listSessions(this.core);
   }
 
-  newSession(): Promise<void> {
-    return sessions.newSession(this.core);
+  newSession(fresh = false): Promise<void> {
+    return sessions.newSession(this.core, fresh);
   }
 
   switchSession(sessionId: SessionId): Promise<void> {

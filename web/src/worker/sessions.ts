@@ -31,10 +31,14 @@ export async function listSessions(core: HostCore): Promise<SessionSummary[]> {
   );
 }
 
-/** Host `newSession`: a fresh identity, no carried state, no grant; its file is written at once. */
-export async function newSession(core: HostCore): Promise<void> {
+/**
+ * Host `newSession`: a fresh identity, no carried state, no grant; its file is written at once.
+ * `fresh`: instead the first session of a new host process (`SessionManager.create`, a lesson's
+ * start), which the host writes only at its first assistant message.
+ */
+export async function newSession(core: HostCore, fresh = false): Promise<void> {
   core.refuseWhileApprovalWaits('start a new session');
-  core.useJournal(await createSession(core.store, core.ids, { materialized: true }), 'Started a new session: nothing reserved, agent off, a new identity.', { event: 'session_switch', reason: 'new' });
+  core.useJournal(await createSession(core.store, core.ids, fresh ? {} : { materialized: true }), 'Started a new session: nothing reserved, agent off, a new identity.', { event: 'session_switch', reason: 'new' });
   sessionsChanged(core);
 }
 

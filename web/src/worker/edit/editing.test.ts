@@ -62,7 +62,8 @@ async function race(host: PlaygroundHost): Promise<LineOutcome> {
 
 const reserved = (host: PlaygroundHost, id: string) => host.view().rows.find((row) => row.id === id)?.reserved;
 
-describe('an edited extension in the host', () => {
+// Each test compiles with esbuild-wasm (its first load alone is over a second): the default 5 s is too short on two busy cores.
+describe('an edited extension in the host', { timeout: 30_000 }, () => {
   it('runs in place of the shipped one on the same journal: without the re-read, the race commits a stale reservation; back to the shipped one, it is refused again', async () => {
     const { host } = await databases.freshHost(23);
     await host.runLine('/seeds query');

@@ -1,7 +1,7 @@
 import type { CompileProblem, EditRun, ExtensionKind } from '../../protocol/messages';
 import type { HostCore } from '../hostCore';
 import { ExtensionRuntime, type ExtensionFactory } from '../omp/extensionRuntime';
-import { EDITED_LIMITS, HOST_STATUS_KEY, hostStatusText } from '../omp/hostLimits';
+import { editedPolicy, HOST_STATUS_KEY, hostStatusText } from './runLimits';
 import { DOWNLOAD_FILE } from './compileCore';
 import { EDITED_KEY } from './editedKey';
 import { guardsInstalled, installGuards, removeGuards, tripsSoFar, withHostGlobals } from './guards';
@@ -105,9 +105,10 @@ async function load(core: HostCore, code: string): Promise<CompileProblem | null
   // The stubs are in before the module's first line runs (guards.ts), and stay while it is loaded.
   const trips = tripsSoFar().count;
   const wasGuarded = guardsInstalled();
-  installGuards((text) => core.setStatus(HOST_STATUS_KEY, hostStatusText(text)));
+  const report = (text: string) => core.setStatus(HOST_STATUS_KEY, hostStatusText(text));
+  installGuards(report);
   try {
-    runtime = await ExtensionRuntime.load(await loadFactory(code), core, EDITED_PATH, EDITED_LIMITS);
+    runtime = await ExtensionRuntime.load(await loadFactory(code), core, EDITED_PATH, editedPolicy(report));
   } catch (error) {
     if (!wasGuarded) removeGuards();
     return { file: null, line: 0, column: 0, text: `Your extension could not be loaded, so the previous one keeps running: ${error instanceof Error ? error.message : String(error)}` };

@@ -4,7 +4,7 @@
  * back whole, and the host's own work gets the real ones when it needs them.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { PageHostError } from '../omp/hostLimits';
+import { PageHostError } from '../omp/runPolicy';
 import { GUARDED, guardsInstalled, installGuards, removeGuards, tripsSoFar, withHostGlobals } from './guards';
 
 afterEach(() => removeGuards());

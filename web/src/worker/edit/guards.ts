@@ -1,4 +1,4 @@
-import { PageHostError } from '../omp/hostLimits';
+import { PageHostError } from '../omp/runPolicy';
 
 /**
  * The worker's globals that extension code must not use, replaced by stubs while the learner's

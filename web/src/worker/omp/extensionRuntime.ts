@@ -1,7 +1,7 @@
 import type { BranchChangingEvent, CommandDefinition, ExtensionAPI, ExtensionContext, HostEntry, HostUI, ToolDefinition } from '../../../../extension/host';
 import type { SessionJournal } from '$domain/journal/journal';
 import { EventBus } from './eventBus';
-import { count, cutNotice, HOST_STATUS_KEY, hostStatusText, messageOf, PageHostError, SHIPPED_LIMITS, type HostLimits } from './hostLimits';
+import { messageOf, type RunPolicy } from './runPolicy';
 import { Invocation, type Notice } from './invocation';
 
 /** An extension module's default export, as the host loads it. */
@@ -47,22 +47,19 @@ export class ExtensionRuntime {
   private readonly handlers = new Map<BranchChangingEvent, ((event: unknown, ctx: ExtensionContext) => void)[]>();
   /** Action methods throw while the factory runs, as the host's do. */
   private loading = true;
-  /** `appendEntry` calls in the current run (a command, a tool call, a session event, or a leg after a dialog). */
-  private appendsThisRun = 0;
-  /** The one error every append past the cap throws in this run: a loop that catches it stays cheap. */
-  private overCap: PageHostError | null = null;
 
   private constructor(
     private readonly host: HostServices,
     /** Where the extension came from, as the host names it in an extension error. */
     readonly path: string,
-    readonly limits: HostLimits,
+    /** The page's caps on the learner's edited code (edit/runLimits.ts); null for the shipped extension, which runs as the real host runs it. */
+    readonly policy: RunPolicy | null,
   ) {
     this.bus = new EventBus((channel, data) => host.emitted(channel, data));
   }
 
-  static async load(factory: ExtensionFactory, host: HostServices, path = 'seed-desk.js', limits: HostLimits = SHIPPED_LIMITS): Promise<ExtensionRuntime> {
-    const runtime = new ExtensionRuntime(host, path, limits);
+  static async load(factory: ExtensionFactory, host: HostServices, path = 'seed-desk.js', policy: RunPolicy | null = null): Promise<ExtensionRuntime> {
+    const runtime = new ExtensionRuntime(host, path, policy);
     await factory(runtime.api());
     runtime.loading = false;
     return runtime;
@@ -93,17 +90,9 @@ export class ExtensionRuntime {
     };
   }
 
-  /** The run's appends up to the cap reach the journal (and stay, as each of the host's appends does); the next one throws. */
+  /** An append reaches the journal unless the policy refuses it (past its cap, it throws). */
   private append(customType: string, data: unknown): void {
-    const cap = this.limits.appendsPerRun;
-    if (this.appendsThisRun >= cap) {
-      if (this.overCap === null) {
-        this.overCap = new PageHostError(`Your extension called appendEntry more than ${count(cap)} times in one run; the page's host kept the first ${count(cap)} entries and refused the rest (the real OMP has no such cap).`);
-        this.misuse(this.overCap.message);
-      }
-      throw this.overCap;
-    }
-    this.appendsThisRun++;
+    this.policy?.beforeAppend();
     this.host.appendCustom(customType, data);
   }
 
@@ -125,40 +114,24 @@ export class ExtensionRuntime {
     return invocation.start(this.reported(what, () => tool.definition.execute(toolCallId, params, undefined, undefined, this.context(invocation, 'cancel'))));
   }
 
-  /** A new run: its append count starts over, and so does each leg after a dialog's answer. */
+  /** A new run: the policy's per-run counts start over, and so they do for each leg after a dialog's answer. */
   private invocation(what: string): Invocation {
-    const settleMs = this.limits.settleMs;
-    const gaveUp = () => {
-      const text = `Your ${what} returned a promise that did not settle within ${settleMs} ms and opened no dialog; the page's host stopped waiting for it (the real OMP would wait).`;
-      this.misuse(text);
-      return text;
-    };
-    const invocation = new Invocation(settleMs === null ? null : { ms: settleMs, gaveUp });
-    this.newRun();
-    invocation.onResume = () => this.newRun();
+    const invocation = new Invocation(this.policy?.settleLimit(what) ?? null);
+    this.policy?.newRun();
+    invocation.onResume = () => this.policy?.newRun();
     return invocation;
   }
 
-  private newRun(): void {
-    this.appendsThisRun = 0;
-    this.overCap = null;
-  }
-
-  /** The run, with what it threw named on the host's status line (the run's own result still carries the error). */
+  /** The run, with what it threw told to the policy (the run's own result still carries the error). */
   private reported(what: string, run: () => Promise<unknown>): () => Promise<unknown> {
     return async () => {
       try {
         return await run();
       } catch (error) {
-        if (!(error instanceof PageHostError)) this.misuse(`Your ${what} threw: ${messageOf(error)}`);
+        this.policy?.threw(what, error);
         throw error;
       }
     };
-  }
-
-  /** What the code did wrong, named on the host's status line (the learner's edited code only); the last one stays until the next. */
-  private misuse(text: string): void {
-    if (this.limits.reportsOnStatusLine) this.host.setStatus(HOST_STATUS_KEY, hostStatusText(text));
   }
 
   /**
@@ -166,11 +139,11 @@ export class ExtensionRuntime {
    * its handlers threw, in the host's words (`Extension "<path>" error: …`); each handler runs.
    */
   fire(event: BranchChangingEvent, payload: unknown): string[] {
-    this.newRun();
+    this.policy?.newRun();
     const ctx = this.context(new Invocation(), 'cancel');
     const errors: string[] = [];
     const failed = (error: unknown) => {
-      if (!(error instanceof PageHostError)) this.misuse(`Your ${event} handler threw: ${messageOf(error)}`);
+      this.policy?.threw(`${event} handler`, error);
       return `Extension "${this.path}" error: ${messageOf(error)}`;
     };
     for (const handler of this.handlers.get(event) ?? []) {
@@ -197,8 +170,7 @@ export class ExtensionRuntime {
       },
       notify: (message, type = 'info') => {
         const text = String(message);
-        if (text.length > this.limits.noticeChars) this.misuse(`Your extension's notify was ${count(text.length)} characters long; the page shows the first ${count(this.limits.noticeChars)} (the real OMP shows it whole).`);
-        const notice: Notice = { level: type, text: cutNotice(text, this.limits.noticeChars), shown: hasUI };
+        const notice: Notice = { level: type, text: this.policy?.notice(text) ?? text, shown: hasUI };
         invocation.notices.push(notice);
         host.notified(notice);
       },

@@ -8,9 +8,9 @@ import { asSessionId } from '$domain/ids';
 import { sessionHeader } from '$domain/journal/entry';
 import { SessionJournal } from '$domain/journal/journal';
 import type { ExtensionAPI } from '../../../../extension/host';
-import { ExtensionRuntime, type ExtensionFactory, type HostServices } from './extensionRuntime';
-import { APPENDS_PER_RUN, EDITED_LIMITS, HOST_STATUS_KEY, NOTICE_CHARS, SHIPPED_LIMITS, type HostLimits } from './hostLimits';
-import type { Notice } from './invocation';
+import { ExtensionRuntime, type ExtensionFactory, type HostServices } from '../omp/extensionRuntime';
+import { APPENDS_PER_RUN, EDITED_LIMITS, editedPolicy, HOST_STATUS_KEY, hostStatusText, NOTICE_CHARS, type RunLimits } from './runLimits';
+import type { Notice } from '../omp/invocation';
 
 function recordingHost() {
   const journal = SessionJournal.empty(sessionHeader(asSessionId('5e55e55e-0000-4000-8000-000000000028'), '2026-05-01T12:00:00.000Z', '/test'));
@@ -28,9 +28,13 @@ function recordingHost() {
   return { services, appended, notices, hostStatus: () => statuses.get(HOST_STATUS_KEY) };
 }
 
-async function loaded(factory: ExtensionFactory, limits: HostLimits = EDITED_LIMITS) {
+/** The shipped extension runs with no policy: null. */
+const SHIPPED = null;
+
+async function loaded(factory: ExtensionFactory, limits: RunLimits | null = EDITED_LIMITS) {
   const host = recordingHost();
-  const runtime = await ExtensionRuntime.load(factory, host.services, 'edited.js', limits);
+  const policy = limits ? editedPolicy((text) => host.services.setStatus(HOST_STATUS_KEY, hostStatusText(text)), limits) : null;
+  const runtime = await ExtensionRuntime.load(factory, host.services, 'edited.js', policy);
   return { host, runtime };
 }
 
@@ -97,11 +101,11 @@ describe('appendEntry: a cap per run', () => {
     expect(host.hostStatus()).toBeUndefined();
   });
 
-  it('holds for the shipped extension too (one host rule), without a word on the status line', async () => {
-    const { host, runtime } = await loaded((pi) => flood(pi, false), SHIPPED_LIMITS);
+  it('does not hold for the shipped extension, which runs as the real host runs it, without a word on the status line', async () => {
+    const { host, runtime } = await loaded((pi) => flood(pi, false), SHIPPED);
     const run = await runCommand(runtime);
-    expect(host.appended).toHaveLength(APPENDS_PER_RUN);
-    expect(run.result?.ok).toBe(false);
+    expect(host.appended).toHaveLength(100_000);
+    expect(run.result?.ok).toBe(true);
     expect(host.hostStatus()).toBeUndefined();
   });
 });
@@ -131,7 +135,7 @@ describe('notify: cut past the host’s size', () => {
 });
 
 describe('a run that never settles', () => {
-  const quick: HostLimits = { ...EDITED_LIMITS, settleMs: 30 };
+  const quick: RunLimits = { ...EDITED_LIMITS, settleMs: 30 };
   const never = (pi: ExtensionAPI) => {
     pi.registerCommand('probe', { handler: () => new Promise(() => undefined) });
     pi.registerTool({ name: 'probe_tool', label: 'Probe', description: 'never settles', parameters: {}, execute: () => new Promise<never>(() => undefined) });
@@ -161,7 +165,7 @@ describe('a run that never settles', () => {
   });
 
   it('the shipped extension is waited for, as the real host waits', async () => {
-    const { runtime } = await loaded(never, SHIPPED_LIMITS);
+    const { runtime } = await loaded(never, SHIPPED);
     const run = runtime.runCommand('probe', '');
     let settled = false;
     void run?.settle().then(() => (settled = true));
