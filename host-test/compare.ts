@@ -101,15 +101,16 @@ export async function compare(scripts: readonly Script[], out: string, importedV
       const real = readJson<Trace>(`${out}/${script.name}.real.trace.json`);
       const found = differences(playground, real);
       const texts = found.map((difference) => difference.text);
-      // Both sides silent would compare equal: every /seeds run notifies, so a silent one means the recording broke.
-      for (const [side, trace] of [['playground', playground], ['real host', real]] as const) {
-        const silent = trace.steps.findIndex((step) => step.outcome.kind === 'command' && !step.said.some((said) => 'notify' in said));
-        if (silent >= 0) texts.push(`step ${silent + 1} ${trace.steps[silent]!.step}: the ${side} recorded no notify for a /seeds run`);
-      }
-      const differing = new Set(found.map((difference) => script.labels?.[difference.index] ?? ''));
       // Differences at a declared step (declared.ts: the lesson step says so) are shown, not failed;
       // a declared step that no longer differs fails, so the declarations stay true.
       const declared = declaredSteps(script.name);
+      // Both sides silent would compare equal: every /seeds run notifies, so a silent one means the
+      // recording broke (the page's refused write at a declared step says nothing on purpose).
+      for (const [side, trace] of [['playground', playground], ['real host', real]] as const) {
+        const silent = trace.steps.findIndex((step, index) => step.outcome.kind === 'command' && !step.said.some((said) => 'notify' in said) && !declared.has(script.labels?.[index] ?? ''));
+        if (silent >= 0) texts.push(`step ${silent + 1} ${trace.steps[silent]!.step}: the ${side} recorded no notify for a /seeds run`);
+      }
+      const differing = new Set(found.map((difference) => script.labels?.[difference.index] ?? ''));
       const undeclared = found.filter((difference) => !declared.has(script.labels?.[difference.index] ?? ''));
       const accepted = found.filter((difference) => declared.has(script.labels?.[difference.index] ?? ''));
       for (const step of declared) if (!differing.has(step)) texts.push(`declared difference at "${step}" no longer differs: remove it from host-test/declared.ts and say so in the lesson`);
