@@ -1,15 +1,9 @@
 import type { Changes, RequestBody, RequestType, ResultOf, Topic, TopicUpdate, Watch } from '../protocol/messages';
+import { SILENCE_MS, Watchdog } from './watchdog';
 import { describeRequest, WorkerClient, waitSentence, type ChangeCause } from './workerClient';
 
 type UpdateOf<T extends TopicUpdate['topic']> = Extract<TopicUpdate, { topic: T }>;
 type Listeners = { [T in TopicUpdate['topic']]?: (update: UpdateOf<T>) => void };
-
-/**
- * How long a request may run the learner's edited extension before the page takes the worker for
- * hung (issue 23): a busy loop or a promise that never settles. The watchdog, its terminate and the
- * new worker's first view fit well inside the 3 s the learner is promised.
- */
-export const WATCHDOG_MS = 1500;
 
 /** Requests that compile before they run the learner's code: timed only from their `load` progress, never the compiler's download. */
 const COMPILES: ReadonlySet<RequestType> = new Set<RequestType>(['runEdited', 'restoreEdited']);
@@ -18,9 +12,9 @@ const COMPILES: ReadonlySet<RequestType> = new Set<RequestType>(['runEdited', 'r
  * The page's one line to its worker. Features send their requests through `call` and receive
  * what changed through the listener they registered for their topic; a worker failure (not a
  * refusal) is kept in `error`, which the page shows as an alert. While the learner's edited
- * extension runs, a watchdog times every request: one that does not answer in WATCHDOG_MS
- * terminates the worker, and a new one starts with the shipped extension on the same stored
- * journal (`restarted` says what happened).
+ * extension runs, a watchdog (watchdog.ts) listens to the worker during every request: a worker
+ * silent for SILENCE_MS is held by the learner's code, so it is terminated, and a new one starts
+ * with the shipped extension on the same stored journal (`restarted` says what happened).
  */
 export class Connection {
   /** Set when the worker itself failed or cannot answer yet; cleared by the next good answer. */
@@ -33,6 +27,7 @@ export class Connection {
   /** Set when this browser lacks what two tabs need to share the journal: the page works, in one tab. */
   readonly singleTabOnly: string | null = twoTabsUnsupported(globalThis);
   private client: WorkerClient;
+  private watchdog: Watchdog;
   private readonly makeWorker: (() => Worker) | null;
   private readonly topics: Listeners = {};
   private readonly viewListeners: ((view: NonNullable<Changes['view']>, cause: ChangeCause) => void)[] = [];
@@ -42,11 +37,13 @@ export class Connection {
   private readonly watching = new Map<Topic, Watch>();
   /** The last view said the edited extension runs: every request is timed. */
   private edited = false;
+  /** Compiles sent whose learner code has not started loading: the compiler may hold the worker meanwhile. */
+  private compilesBeforeLoad = 0;
 
   /** `worker`: a function that makes one, so the watchdog can start another (a bare Worker cannot be replaced). */
   constructor(worker: Worker | (() => Worker)) {
     this.makeWorker = typeof worker === 'function' ? worker : null;
-    this.client = this.connect(typeof worker === 'function' ? worker() : worker);
+    [this.client, this.watchdog] = this.connect(typeof worker === 'function' ? worker() : worker);
   }
 
   /** Registers the one listener for a topic's updates. */
@@ -72,18 +69,23 @@ export class Connection {
     this.noteWatches(body);
     const compiles = COMPILES.has(body.type);
     const timed = this.makeWorker !== null && (this.edited || compiles);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let armed = false;
-    const arm = () => {
-      armed = true;
-      clearTimeout(timer);
-      // A compile's load that hangs was the edited version's: the new worker runs the shipped one instead, and says so.
-      timer = setTimeout(() => void this.restart(`Your edited extension did not finish ${describeRequest(body)} within ${WATCHDOG_MS / 1000} s, so the page stopped its worker and started a new one.`, compiles), WATCHDOG_MS);
+    let stop = null as (() => void) | null;
+    const startTiming = () => {
+      if (!stop) stop = this.watchdog.watch(body);
     };
-    if (timed && !compiles) arm();
-    // Any progress (an import's) restarts the count: a worker that reports is not hung.
+    if (timed && !compiles) startTiming();
+    let compiling = compiles;
+    const compiled = () => {
+      if (compiling) this.compilesBeforeLoad--;
+      compiling = false;
+    };
+    if (compiling) this.compilesBeforeLoad++;
+    // A compile is timed from its `load` progress: the learner's code starts there, never in the compiler's download.
     const progress = (phase: string, done: number, total: number) => {
-      if (timed && (armed || phase === 'load')) arm();
+      if (phase === 'load') {
+        compiled();
+        if (timed) startTiming();
+      }
       onProgress?.(phase, done, total);
     };
     try {
@@ -94,12 +96,22 @@ export class Connection {
       this.error = error instanceof Error ? error.message : String(error);
       throw error;
     } finally {
-      clearTimeout(timer);
+      compiled();
+      stop?.();
     }
   }
 
-  private connect(worker: Worker): WorkerClient {
+  private connect(worker: Worker): [WorkerClient, Watchdog] {
     const client = new WorkerClient(worker);
+    // A load that holds the worker was the edited version's too: the new worker runs the shipped one instead, and says so.
+    const watchdog = new Watchdog(
+      () => client.ping(),
+      (body) => {
+        if (this.client === client) void this.restart(`Your edited extension did not finish ${describeRequest(body)}: it held the worker for ${SILENCE_MS / 1000} s without a pause, so the page stopped its worker and started a new one.`, COMPILES.has(body.type));
+      },
+      () => this.compilesBeforeLoad > 0,
+    );
+    client.onHeard = () => watchdog.heard();
     client.onNotice = (text) => (this.error = text);
     client.onChanges = (changes, cause) => this.apply(changes, cause);
     client.onWaiting = (id, body, on) => {
@@ -111,7 +123,7 @@ export class Connection {
     client.onUnresponsive = (body) => {
       if (this.client === client && this.makeWorker) void this.restart(`The worker stopped answering while ${describeRequest(body)} waited, so the page started a new one.`);
     };
-    return client;
+    return [client, watchdog];
   }
 
   private noteWatches(body: RequestBody): void {
@@ -123,7 +135,7 @@ export class Connection {
   }
 
   /**
-   * The watchdog fired (the learner's code holds the worker, or never settles), or the worker did
+   * The watchdog fired (the learner's code holds the worker in a loop), or the worker did
    * not answer a probe (it is gone). Its worker is terminated (what it had not stored is lost; the
    * store is intact), a new one opens the same session with the shipped extension and everything
    * the page watches, and a stored edited version is kept but no longer run on reload.
@@ -132,11 +144,12 @@ export class Connection {
     const makeWorker = this.makeWorker;
     if (!makeWorker) return;
     const wasEdited = this.edited || loadingEdited;
+    this.watchdog.halt();
     this.client.terminate();
     this.waits.clear();
     this.waiting = null;
     this.edited = false;
-    this.client = this.connect(makeWorker());
+    [this.client, this.watchdog] = this.connect(makeWorker());
     // Said at once (the hang is stopped now), then again once the new worker has opened the session.
     this.restarted = `${said} It is opening your journal${wasEdited ? ' with the shipped extension' : ''}…`;
     try {

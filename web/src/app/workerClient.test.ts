@@ -5,32 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RequestWait } from '../protocol/messages';
-import { PROBE_ANSWER_MS, WAIT_NOTICE_MS, WorkerClient, waitSentence, type Clock, type WorkerLike } from './workerClient';
-
-class FakeClock implements Clock {
-  now = 0;
-  private timers = new Map<number, { at: number; run: () => void }>();
-  private next = 1;
-  setTimeout(run: () => void, ms: number): unknown {
-    const handle = this.next++;
-    this.timers.set(handle, { at: this.now + ms, run });
-    return handle;
-  }
-  clearTimeout(handle: unknown): void {
-    this.timers.delete(handle as number);
-  }
-  advance(ms: number): void {
-    const until = this.now + ms;
-    for (;;) {
-      const due = [...this.timers].filter(([, timer]) => timer.at <= until).sort((a, b) => a[1].at - b[1].at)[0];
-      if (!due) break;
-      this.timers.delete(due[0]);
-      this.now = due[1].at;
-      due[1].run();
-    }
-    this.now = until;
-  }
-}
+import { FakeClock } from './fakeClock.testkit';
+import { PROBE_ANSWER_MS, WAIT_NOTICE_MS, WorkerClient, waitSentence, type WorkerLike } from './workerClient';
 
 /** A worker that answers only what the test tells it to. */
 class FakeWorker implements WorkerLike {

@@ -17,6 +17,9 @@ export const WAIT_NOTICE_MS = 10_000;
 /** How long the worker has to answer that question (it answers outside its queue) before the page takes it for gone. */
 export const PROBE_ANSWER_MS = 5_000;
 
+/** The probe id of a heartbeat: requests count from 1, so it never names one. */
+const HEARTBEAT_ID = 0;
+
 /** The timers the client uses (tests hand in a fake clock). */
 export interface Clock {
   setTimeout(run: () => void, ms: number): unknown;
@@ -55,6 +58,8 @@ export class WorkerClient {
   onNotice: ((text: string) => void) | null = null;
   onWaiting: ((id: number, body: RequestBody, on: RequestWait | 'no answer' | null) => void) | null = null;
   onUnresponsive: ((body: RequestBody) => void) | null = null;
+  /** Told of every message the worker sends, before it is read: the watchdog's sign of life. */
+  onHeard: (() => void) | null = null;
   private readonly progress = new Map<number, (phase: string, done: number, total: number) => void>();
   private readonly pending = new Map<number, Pending>();
 
@@ -82,6 +87,11 @@ export class WorkerClient {
     this.failAll('The worker was stopped.');
   }
 
+  /** Asks the worker for a sign of life (a probe of no request: it answers at once, outside its queue). */
+  ping(): void {
+    this.worker.postMessage({ probe: HEARTBEAT_ID });
+  }
+
   private probe(id: number): void {
     const pending = this.pending.get(id);
     if (!pending) return;
@@ -95,6 +105,7 @@ export class WorkerClient {
   }
 
   private receive(data: unknown): void {
+    this.onHeard?.();
     const parsed = WorkerMessageSchema.safeParse(data);
     if (!parsed.success) {
       this.failAll(`The worker sent a message this page cannot read: ${parsed.error.issues[0]?.message ?? 'invalid'}`);

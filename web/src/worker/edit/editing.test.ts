@@ -126,6 +126,15 @@ describe('an edited extension in the host', { timeout: 30_000 }, () => {
     expect((await host.runLine('/seeds query')).kind).toBe('answer');
   });
 
+  it('stops waiting for a module that never settles while it loads, and keeps the previous extension (the watchdog cannot see it: the worker still answers)', async () => {
+    const { host } = await databases.freshHost(45);
+    const stuck = { 'extension/seed-desk.ts': `${graph.files['extension/seed-desk.ts'] ?? ''}\nawait new Promise(() => {});\n` };
+    const run = await host.runEdited(stuck, progress);
+    expect(run).toMatchObject({ kind: 'rejected', problems: [{ file: null, text: expect.stringContaining('did not settle within 5 s') }] });
+    expect(host.view().extension).toBe('shipped');
+    expect((await host.runLine('/seeds query')).kind).toBe('answer');
+  });
+
   it('shows a handler that throws as the host shows an extension error', async () => {
     const { host } = await databases.freshHost(26);
     const throwing = { [COMMAND]: (graph.files[COMMAND] ?? '').replace('const command = parseSeedsArgs(args);', "throw new Error('my bug'); const command = parseSeedsArgs(args);") };

@@ -1,7 +1,7 @@
 import type { CompileProblem, EditRun, ExtensionKind } from '../../protocol/messages';
 import type { HostCore } from '../hostCore';
 import { ExtensionRuntime, type ExtensionFactory } from '../omp/extensionRuntime';
-import { editedPolicy, HOST_STATUS_KEY, hostStatusText } from './runLimits';
+import { editedPolicy, HOST_STATUS_KEY, hostStatusText, LOAD_SETTLE_MS } from './runLimits';
 import { DOWNLOAD_FILE } from './compileCore';
 import { EDITED_KEY } from './editedKey';
 import { guardsInstalled, installGuards, removeGuards, tripsSoFar, withHostGlobals } from './guards';
@@ -108,7 +108,13 @@ async function load(core: HostCore, code: string): Promise<CompileProblem | null
   const report = (text: string) => core.setStatus(HOST_STATUS_KEY, hostStatusText(text));
   installGuards(report);
   try {
-    runtime = await ExtensionRuntime.load(await loadFactory(code), core, EDITED_PATH, editedPolicy(report));
+    // A module or factory that never settles keeps the worker answering, so the page's watchdog
+    // (which listens for silence) cannot see it: the host stops waiting, as it does for a handler.
+    runtime = await settledWithin(
+      LOAD_SETTLE_MS,
+      (async () => ExtensionRuntime.load(await loadFactory(code), core, EDITED_PATH, editedPolicy(report)))(),
+      `its module or factory returned a promise that did not settle within ${LOAD_SETTLE_MS / 1000} s; the page's host stopped waiting for it (the real OMP would wait).`,
+    );
   } catch (error) {
     if (!wasGuarded) removeGuards();
     return { file: null, line: 0, column: 0, text: `Your extension could not be loaded, so the previous one keeps running: ${error instanceof Error ? error.message : String(error)}` };
@@ -118,6 +124,15 @@ async function load(core: HostCore, code: string): Promise<CompileProblem | null
   const after = tripsSoFar();
   if (after.count > trips && after.last !== null) core.setStatus(HOST_STATUS_KEY, hostStatusText(after.last));
   return null;
+}
+
+/** `promise`, or an error saying `said` once `ms` have passed without it settling. */
+function settledWithin<T>(ms: number, promise: Promise<T>, said: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(said)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 /**

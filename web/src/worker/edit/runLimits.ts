@@ -10,7 +10,7 @@ import { messageOf, PageHostError, type RunPolicy } from '../omp/runPolicy';
 
 /**
  * The shipped extension appends one entry per run; 100 leaves room for any loop a learner means,
- * and keeps a run's writes well inside the page's 1.5 s watchdog on a loaded machine.
+ * and keeps a run's writes short on a loaded machine.
  */
 export const APPENDS_PER_RUN = 100;
 
@@ -18,10 +18,17 @@ export const APPENDS_PER_RUN = 100;
 export const NOTICE_CHARS = 500_000;
 
 /**
- * Half the page's watchdog (1.5 s, connection.svelte.ts): the worker answers, with what happened,
- * well before it would be taken for hung, even on a loaded machine.
+ * How long the host waits for a handler's promise before it ends the run and says so. The page's
+ * watchdog (watchdog.ts) sees only a worker held by a loop; a promise that never settles leaves
+ * the worker answering, so the host itself must stop waiting.
  */
 export const SETTLE_MS = 750;
+
+/**
+ * The same for loading the learner's module (its top-level code and its factory): longer, because
+ * the import itself (parsing a bundle with zod in it) is the page's cost and is slow on a loaded machine.
+ */
+export const LOAD_SETTLE_MS = 5000;
 
 /** The status line key the page's host writes under (an extension's own keys are its names). */
 export const HOST_STATUS_KEY = 'page-host';
