@@ -62,15 +62,36 @@ describe('the watchdog', () => {
     expect(hung).toHaveLength(1);
   });
 
-  it('does not judge a silence while the page itself was held (the answers may wait in its queue)', () => {
+  it("does not take the page's own stall for the worker's silence: answers waiting in the page's queue arrive after its first tick", () => {
     const { clock, watchdog, hung, mute } = setup();
     watchdog.watch(LINE);
     mute();
+    // The page's thread is held for 4.5 s (a long render on a loaded machine): no tick runs, and
+    // the worker's answers wait in the page's queue behind the first late tick.
     clock.hold(3 * SILENCE_MS);
     clock.advance(0);
     expect(hung).toEqual([]);
-    // The count starts again from the late tick; a worker still silent is then replaced.
-    clock.advance(SILENCE_MS + HEARTBEAT_MS);
+    watchdog.heard(); // the queued answer, read after that tick
+    clock.advance(SILENCE_MS - HEARTBEAT_MS);
+    expect(hung).toEqual([]);
+    // A worker that stays silent from then on is still replaced.
+    clock.advance(2 * HEARTBEAT_MS);
+    expect(hung).toEqual([LINE]);
+  });
+
+  it('on a loaded machine whose ticks come late, a silent worker is still replaced once three heartbeats went unanswered', () => {
+    const { clock, watchdog, hung, mute } = setup();
+    watchdog.watch(LINE);
+    mute();
+    // Each tick comes 250 ms late: 500 ms apart instead of 250.
+    for (let tick = 1; tick <= 3; tick++) {
+      clock.hold(500);
+      clock.advance(0);
+      expect(hung).toEqual([]);
+    }
+    // The fourth, 2 s in: three heartbeats unanswered, 2 s of silence.
+    clock.hold(500);
+    clock.advance(0);
     expect(hung).toEqual([LINE]);
   });
 

@@ -13,6 +13,9 @@ export const SILENCE_MS = 1500;
 /** How often the page asks a timed worker for a sign of life (the worker answers outside its queue). */
 export const HEARTBEAT_MS = 250;
 
+/** Heartbeats that must go unanswered, each posted on its own tick, before a silence counts. */
+export const UNANSWERED_HEARTBEATS = 3;
+
 /** The clock the watchdog reads (tests hand in a fake one). */
 export interface TickClock extends Clock {
   now(): number;
@@ -39,7 +42,8 @@ export class Watchdog {
   private readonly watched = new Map<number, RequestBody>();
   private nextKey = 1;
   private lastHeard = 0;
-  private lastTick = 0;
+  /** Heartbeats posted since the worker last said anything. */
+  private unanswered = 0;
   private timer: unknown = null;
 
   /**
@@ -56,7 +60,7 @@ export class Watchdog {
   /** Starts timing `body`; the silence counts from now. Returns the stop for when it is answered. */
   watch(body: RequestBody): () => void {
     const key = this.nextKey++;
-    if (this.watched.size === 0) this.lastHeard = this.clock.now();
+    if (this.watched.size === 0) this.heard();
     this.watched.set(key, body);
     if (this.timer === null) this.schedule();
     return () => {
@@ -68,6 +72,7 @@ export class Watchdog {
   /** The worker sent something: it is not held. */
   heard(): void {
     this.lastHeard = this.clock.now();
+    this.unanswered = 0;
   }
 
   /** Stops timing everything (the worker was replaced). */
@@ -78,7 +83,6 @@ export class Watchdog {
   }
 
   private schedule(): void {
-    this.lastTick = this.clock.now();
     this.timer = this.clock.setTimeout(() => this.tick(), HEARTBEAT_MS);
   }
 
@@ -86,15 +90,16 @@ export class Watchdog {
     this.timer = null;
     const oldest = this.watched.values().next();
     if (oldest.done) return;
-    const now = this.clock.now();
-    // A tick this late means the page's own thread was held: the worker's answers may still wait
-    // in the page's queue, so the silence cannot be judged, and the count starts again.
-    if (now - this.lastTick > 2 * HEARTBEAT_MS || this.excused()) this.lastHeard = now;
-    if (now - this.lastHeard >= SILENCE_MS) {
+    if (this.excused()) this.heard();
+    // Silence is judged only after heartbeats posted on earlier ticks went unanswered: when the
+    // page's own thread was held, its first tick after comes before the worker's answers that wait
+    // in the page's queue, and must not read their delay as the worker's.
+    if (this.clock.now() - this.lastHeard >= SILENCE_MS && this.unanswered >= UNANSWERED_HEARTBEATS) {
       this.halt();
       this.onHung(oldest.value);
       return;
     }
+    this.unanswered++;
     this.ping();
     this.schedule();
   }
