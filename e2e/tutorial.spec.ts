@@ -31,7 +31,9 @@ test('every lesson replays through "Do it for me" and every checkpoint ticks by 
       await expect(page.getByRole('heading', { name: new RegExp(`^Step ${step}:`) })).toBeVisible();
       await expect(checkpoint(page), `lesson ${lesson + 1} step ${step} before`).toContainText('Not yet');
       await page.getByRole('button', { name: 'Do it for me' }).click();
-      await expect(checkpoint(page), `lesson ${lesson + 1} step ${step} after`).toHaveText('✓ Checkpoint reached.', { timeout: 15_000 });
+      // A wait, not a pause: most steps tick within a second; a step that compiles the learner's
+      // edit starts esbuild-wasm first (8 s and more on a loaded machine: 15 s was once too short).
+      await expect(checkpoint(page), `lesson ${lesson + 1} step ${step} after`).toHaveText('✓ Checkpoint reached.', { timeout: 90_000 });
       if (step < steps) await page.getByRole('button', { name: 'Next step' }).click();
     }
     await expect(page.getByRole('navigation', { name: 'Lessons' }).getByRole('listitem').nth(lesson)).toContainText(`(${steps}/${steps})`);

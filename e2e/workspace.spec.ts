@@ -259,3 +259,29 @@ test('the confirmation dialog is modal, shows its machine, and the race happens 
   await expect(page.getByRole('group', { name: 'Confirmation machine' })).toContainText('Confirmation state: cancelled');
   await expect(page.getByRole('textbox', { name: 'Command' })).toBeFocused();
 });
+
+// The ordering behind a CI failure: on a loaded machine the guide (the module that knows which tab
+// a step needs) arrived after the learner had clicked a tab, and took it back. Held here until the
+// click is done, so the order is the same every run.
+test('a tab picked before the step guide has loaded stays open when it arrives', async ({ page }) => {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/guide-[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/#/lesson/5/step/1');
+  await expect(page.getByRole('heading', { name: /^Step 1: Find the state entries/ })).toBeVisible();
+  const code = page.getByRole('tablist', { name: 'Tools' }).getByRole('tab', { name: 'Code', exact: true });
+  await code.click();
+  await expect(code).toHaveAttribute('aria-selected', 'true');
+  release();
+  // The guide is in: the step says where it points (the Journal tab), and the learner's tab stays.
+  await expect(page.getByText(/^Where: the Journal tab \(Tools\)/)).toBeVisible();
+  await expect(code).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tab', { name: 'Journal' })).toHaveAttribute('aria-selected', 'false');
+  // The next step still opens the tab it needs.
+  await page.getByRole('button', { name: 'Next step' }).click();
+  await expect(page.getByRole('heading', { name: /^Step 2:/ })).toBeVisible();
+  await expect(code).toHaveAttribute('aria-selected', 'false');
+});
