@@ -13,7 +13,7 @@ export default defineConfig({
     alias: { $domain: fileURLToPath(new URL('./domain', import.meta.url)) },
   },
   test: {
-    include: ['domain/**/*.test.ts', 'web/src/**/*.test.ts', 'scripts/**/*.test.ts', 'docs/**/*.test.ts'],
+    include: ['domain/**/*.test.ts', 'lessons/**/*.test.ts', 'web/src/**/*.test.ts', 'scripts/**/*.test.ts', 'docs/**/*.test.ts'],
     environment: 'node',
     reporters: ['default'],
   },

@@ -2,7 +2,7 @@ import './zodSetup';
 import * as z from 'zod/mini';
 import { FIXTURE, FIXTURE_IDS, type FixtureId, type FixtureItem, isFixtureId, fixtureItem } from './fixture';
 
-export { SEED_DESK_CUSTOM_TYPE } from './seedDeskType';
+export { SEED_DESK_CUSTOM_TYPE } from './seedDeskNames';
 
 export type Quantities = Readonly<Partial<Record<FixtureId, number>>>;
 

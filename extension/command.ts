@@ -6,7 +6,7 @@ import type { BranchState } from '../domain/reconstruct';
 import { refusalText, type Refusal } from '../domain/refusal';
 import { deskRow, deskRows } from '../domain/snapshot';
 import { commitSnapshot, readDesk } from './deskState';
-import type { ExtensionAPI, ExtensionContext } from './host';
+import type { ExtensionAPI, ExtensionContext } from './ompApi';
 import type { SeedsChange, SeedsOutcome } from './outcome';
 
 type Change = Extract<SeedsCommand, { kind: 'reservation' | 'grant' }>;

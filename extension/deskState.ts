@@ -2,9 +2,9 @@ import { statusText } from '../domain/deskText';
 import { asEntryId, asSessionId } from '../domain/ids';
 import { customEntry, type JournalEntry } from '../domain/journal/entry';
 import { reconstructBranch, type BranchState } from '../domain/reconstruct';
-import { SEED_DESK_CHANGED_EVENT } from '../domain/seedDeskType';
+import { SEED_DESK_CHANGED_EVENT } from '../domain/seedDeskNames';
 import { deskRows, SEED_DESK_CUSTOM_TYPE, type Snapshot } from '../domain/snapshot';
-import type { ExtensionAPI, ExtensionContext, HostEntry } from './host';
+import type { ExtensionAPI, ExtensionContext, HostEntry } from './ompApi';
 
 export const STATUS_KEY = 'seed-desk';
 

@@ -6,7 +6,7 @@
 import { SEEDS_USAGE } from '../domain/command/parse';
 import { seedsCommand } from './command';
 import { showStatus } from './deskState';
-import type { ExtensionAPI } from './host';
+import type { ExtensionAPI } from './ompApi';
 import { seedDeskTool } from './tool';
 
 export default function seedDesk(pi: ExtensionAPI): void {

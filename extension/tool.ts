@@ -2,7 +2,7 @@ import { seedDeskJsonSchema } from '../domain/tool/jsonSchema';
 import { SEED_DESK_APPROVAL_TIER, SEED_DESK_TOOL_DESCRIPTION, SEED_DESK_TOOL_NAME } from '../domain/tool/schema';
 import { planSeedDeskCall, type ToolDetails, type ToolResult } from '../domain/tool/seedDeskTool';
 import { commitSnapshot, readDesk } from './deskState';
-import type { AgentToolResult, ExtensionAPI, ToolDefinition } from './host';
+import type { AgentToolResult, ExtensionAPI, ToolDefinition } from './ompApi';
 
 /**
  * The `seed_desk` tool: the playground's schema (as JSON Schema, wrapped by the host's TypeBox

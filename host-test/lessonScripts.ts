@@ -10,7 +10,7 @@
  */
 import { preparedEdits } from '../scripts/break-it-variants.mjs';
 import { LESSONS } from '../scripts/lessons.mjs';
-import type { LessonAction } from '../web/src/lessons/schema';
+import type { LessonAction } from '../lessons/format/lessonSchema';
 import type { Meanwhile, Script, Step } from './script';
 
 /** What the page's buttons send (web/src/app: commandLine MEANWHILE_ITEM, sessionTree.tryOtherRevision, closingQuestion.runTwinTab). */

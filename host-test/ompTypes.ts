@@ -3,7 +3,7 @@
  * path at run time, so the playground's type check never needs it installed), and the harness's
  * own shapes.
  */
-import type { HostEntry } from '../extension/host';
+import type { HostEntry } from '../extension/ompApi';
 import type { Said } from './script';
 
 declare global {

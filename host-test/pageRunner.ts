@@ -1,12 +1,12 @@
 /**
  * The playground's runner of the differential (Node): one script step at a time on the worker host
- * (web/src/worker/host.ts on fake-indexeddb), traced in the shape realRunner.ts traces the real OMP.
+ * (web/src/worker/playgroundHost.ts on fake-indexeddb), traced in the shape realRunner.ts traces the real OMP.
  */
 import { seededIdSource, type EntryId } from '../domain/ids';
 import { isSeedDeskEntry, type JournalEntry } from '../domain/journal/entry';
 import type { AgentStepper } from '../domain/agents/stepper';
 import type { LineOutcome, ToolCallOutcome } from '../web/src/protocol/messages';
-import { PlaygroundHost } from '../web/src/worker/host';
+import { PlaygroundHost } from '../web/src/worker/playgroundHost';
 import { resolveTarget } from '../web/src/worker/projections';
 import type { JournalStore } from '../web/src/worker/store';
 import './pageEdits';

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 /**
  * The playground's side of the differential (Node, through tsx): `run` drives the worker host
- * (web/src/worker/host.ts on fake-indexeddb, as its unit tests do) through the action scripts and
+ * (web/src/worker/playgroundHost.ts on fake-indexeddb, as its unit tests do) through the action scripts and
  * the lessons' solutions (pageRunner.ts), and exports each session; `compare` (compare.ts) puts
  * the two traces side by side and checks the session files both ways.
  */
@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { seededIdSource } from '../domain/ids';
 import { isSeedDeskEntry } from '../domain/journal/entry';
-import { PlaygroundHost } from '../web/src/worker/host';
+import { PlaygroundHost } from '../web/src/worker/playgroundHost';
 import { JournalStore } from '../web/src/worker/store';
 import { compare } from './compare';
 import { lessonScripts } from './lessonScripts';

@@ -1,6 +1,6 @@
 /** Reading the real host's session as the differential's traces show it (Bun). */
 import { readDesk } from '../extension/deskState';
-import type { ExtensionContext, HostEntry } from '../extension/host';
+import type { ExtensionContext, HostEntry } from '../extension/ompApi';
 import type { CommandRun, Harness } from './omp';
 import type { DeskView, Outcome } from './script';
 

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AgentStepper } from '../domain/agents/stepper';
-import type { HostEntry } from '../extension/host';
+import type { HostEntry } from '../extension/ompApi';
 import { openSession, type ApprovalMode, type Harness, type UserPolicy } from './omp';
 import { commandOutcome, deskView, isDesk, isUserMessage, newestOffBranch } from './realReads';
 import { driveAgent, Revisions, Seen } from './runnerKit';

@@ -1,5 +1,5 @@
 import type { Plugin } from 'vite';
-import type { CompiledLesson, Lesson, LessonGoals, LessonIndexEntry } from '../web/src/lessons/schema';
+import type { CompiledLesson, Lesson, LessonGoals, LessonIndexEntry } from '../lessons/format/lessonSchema';
 
 export const LESSONS_DIR: string;
 export const INDEX_ID: 'virtual:lessons-index';

@@ -9,10 +9,9 @@ import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
 import { FIXTURE_IDS } from '../domain/fixture.ts';
-import { PLACEHOLDERS } from '../web/src/lessons/goalSchema.ts';
-import { NAMED_CHECK_NAMES } from '../web/src/lessons/namedChecks.ts';
-import { LessonFrontmatterSchema, StepFrontmatterSchema } from '../web/src/lessons/schema.ts';
-import { OUTLINE_NAMES, TAB_IDS } from '../web/src/views/workspace/controls.ts';
+import { PLACEHOLDERS } from '../lessons/format/goalSchema.ts';
+import { LessonFrontmatterSchema, StepFrontmatterSchema } from '../lessons/format/lessonSchema.ts';
+import { CHECK_NAMES as NAMED_CHECK_NAMES, OUTLINE_NAMES, TOOL_TAB_IDS as TAB_IDS } from '../lessons/format/workspaceNames.ts';
 import { codeFiles, extractRegions } from './code-view-plugin.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

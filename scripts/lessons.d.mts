@@ -1,4 +1,4 @@
-import type { CompiledLesson } from '../web/src/lessons/schema';
+import type { CompiledLesson } from '../lessons/format/lessonSchema';
 
 /** Every lesson under `dir` (default: the repository's lessons/), validated; throws a LessonError naming file and line. */
 export function loadLessons(dir?: string): CompiledLesson[];

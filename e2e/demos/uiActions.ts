@@ -1,5 +1,5 @@
 import { expect, type Page } from '@playwright/test';
-import { LessonActionSchema, type LessonAction } from '../../web/src/lessons/schema';
+import { LessonActionSchema, type LessonAction } from '../../lessons/format/lessonSchema';
 import { replaceInEditor } from '../typing';
 import {
   activeBranch,

@@ -1,6 +1,6 @@
 import { waitFor } from 'xstate';
-import type { LessonAction } from '../lessons/schema';
-import { resetStep, type StepStart } from '../lessons/stepStart';
+import type { LessonAction } from '../../../lessons/format/lessonSchema';
+import { resetStep, type StepStart } from '../tutorial/stepStart';
 import { agentRunnerOf } from './agentRunner.svelte';
 import { MEANWHILE_ITEM, STEP_BACK_PAST_INVALID, type Playground } from './playground.svelte';
 import { appendCorrupt } from './refusalDemos';

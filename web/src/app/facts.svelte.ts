@@ -1,4 +1,4 @@
-import type { Fact, StampedFact } from '../lessons/facts';
+import type { Fact, StampedFact } from '../tutorial/facts';
 import type { ExtensionKind } from '../protocol/messages';
 
 /** What the learner did, for the tutorial's checkpoints: the newest 500 facts, numbered. */

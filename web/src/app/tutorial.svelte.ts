@@ -1,8 +1,8 @@
 import { LESSON_INDEX, loadGoals, loadLesson } from 'virtual:lessons-index';
-import type { CheckResult, Observed } from '../lessons/facts';
-import type { Lesson, LessonAction, LessonGoals, LessonIndexEntry, LessonStep } from '../lessons/schema';
-import { loadProgress, saveProgress } from '../lessons/progress';
-import { settingsOf, settingsSentence, stepStartOf, type StepStart } from '../lessons/stepStart';
+import type { CheckResult, Observed } from '../tutorial/facts';
+import type { Lesson, LessonAction, LessonGoals, LessonIndexEntry, LessonStep } from '../../../lessons/format/lessonSchema';
+import { loadProgress, saveProgress } from '../tutorial/progress';
+import { settingsOf, settingsSentence, stepStartOf, type StepStart } from '../tutorial/stepStart';
 import type { Playground } from './playground.svelte';
 
 export interface Position {
@@ -24,7 +24,7 @@ export function stepHash(position: Position): string {
   return `#/lesson/${position.lesson + 1}/step/${position.step + 1}`;
 }
 
-type CheckGoal = typeof import('../lessons/goals').checkGoal;
+type CheckGoal = typeof import('../tutorial/goals').checkGoal;
 
 /**
  * The tutorial beside the playground: where the learner is, which steps have ticked, and the
@@ -116,7 +116,7 @@ export class Tutorial {
   startChecking(): void {
     if (this.checking) return;
     this.checking = true;
-    import('../lessons/goals').then(
+    import('../tutorial/goals').then(
       ({ checkGoal }) => (this.checkGoal = checkGoal),
       () => (this.loadError = 'The checks could not be loaded: reload the page.'),
     );

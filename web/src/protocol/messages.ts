@@ -2,7 +2,8 @@ import '$domain/zodSetup';
 import * as z from 'zod/mini';
 import { FIXTURE_IDS } from '$domain/fixture';
 import { REFUSAL_CODES } from '$domain/refusal';
-import { APPROVAL_DECISIONS, APPROVAL_MODES, APPROVAL_TIERS, STORE_FAULTS, TOPICS } from './hostFacts';
+import { APPROVAL_DECISIONS, APPROVAL_MODES, APPROVAL_TIERS } from '../../../extension/ompApi';
+import { STORE_FAULTS, TOPICS } from './vocabularies';
 import { GraphColumnsSchema } from './graphColumns';
 
 /**
@@ -394,7 +395,7 @@ export const WorkerMessageSchema = z.union([
 export type WorkerMessage = z.infer<typeof WorkerMessageSchema>;
 
 /** The event the host emits after every seed desk change; the name lives in the domain so the real extension shares it. */
-export { SEED_DESK_CHANGED_EVENT as CHANGED_EVENT } from '$domain/seedDeskType';
+export { SEED_DESK_CHANGED_EVENT as CHANGED_EVENT } from '$domain/seedDeskNames';
 
 /** What tabs tell each other over the BroadcastChannel; parsed on receipt like any outside input. */
 export const BROADCAST_CHANNEL = 'seed-desk-journal';

@@ -5,9 +5,9 @@
  * that a deny (the tool's or the user's) always wins.
  */
 
-import type { ApprovalDecision, ApprovalMode, ApprovalTier } from '../protocol/hostFacts';
+import type { ApprovalDecision, ApprovalMode, ApprovalTier } from '../../../extension/ompApi';
 
-export { APPROVAL_MODES, APPROVAL_TIERS, DEFAULT_APPROVAL_MODE, type ApprovalDecision, type ApprovalMode, type ApprovalTier } from '../protocol/hostFacts';
+export { APPROVAL_MODES, APPROVAL_TIERS, DEFAULT_APPROVAL_MODE, type ApprovalDecision, type ApprovalMode, type ApprovalTier } from '../../../extension/ompApi';
 
 /** What a tool declares: a tier, optionally with its own policy or an override. */
 export interface ToolApproval {

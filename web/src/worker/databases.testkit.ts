@@ -1,6 +1,6 @@
 import { afterEach } from 'vitest';
 import { seededIdSource } from '$domain/ids';
-import { PlaygroundHost } from './host';
+import { PlaygroundHost } from './playgroundHost';
 import { JournalStore, type StoreOptions } from './store';
 import { ENTRIES, IMPORTS } from './storeSchema';
 

@@ -1,4 +1,4 @@
-import { SEED_DESK_CUSTOM_TYPE } from '$domain/seedDeskType';
+import { SEED_DESK_CUSTOM_TYPE } from '$domain/seedDeskNames';
 import type { LineOutcome } from '../protocol/messages';
 import { runCommand } from './commands';
 import type { HostCore } from './hostCore';

@@ -12,7 +12,7 @@ import { ChangesSchema, ResultSchemas, type RequestBody, type RequestType, type 
 import type { DeepReadonly } from '../protocol/deepReadonly';
 import { freshDatabases } from './databases.testkit';
 import { HANDLERS, handle, type HandlerContext } from './handlers';
-import type { PlaygroundHost } from './host';
+import type { PlaygroundHost } from './playgroundHost';
 import { Watches } from './watches';
 
 const databases = freshDatabases('handlers-test');

@@ -1,7 +1,7 @@
 import { asEntryId, asSessionId } from '$domain/ids';
 import type { DeepReadonly } from '../protocol/deepReadonly';
 import type { RequestBody, RequestType, ResultOf } from '../protocol/messages';
-import type { PlaygroundHost } from './host';
+import type { PlaygroundHost } from './playgroundHost';
 import type { Watches } from './watches';
 
 /** What a handler may use besides the host: import reports its progress while it runs. */

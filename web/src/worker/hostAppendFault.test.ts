@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HostView, LineOutcome } from '../protocol/messages';
 import { CHANGED_EVENT } from '../protocol/messages';
 import { freshDatabases } from './databases.testkit';
-import type { PlaygroundHost } from './host';
+import type { PlaygroundHost } from './playgroundHost';
 import { StorageFailure } from './store';
 import { storedEntries } from './storeReads.testkit';
 

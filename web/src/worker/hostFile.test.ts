@@ -8,7 +8,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { seededIdSource } from '$domain/ids';
 import { freshDatabases } from './databases.testkit';
-import { PlaygroundHost } from './host';
+import { PlaygroundHost } from './playgroundHost';
 
 const databases = freshDatabases('host-file-test');
 const QUERY = JSON.stringify({ op: 'query' });

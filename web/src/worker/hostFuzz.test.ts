@@ -20,7 +20,7 @@ import { seedDeskJsonSchema } from '$domain/tool/jsonSchema';
 import { SEED_DESK_TOOL_NAME } from '$domain/tool/schema';
 import { checkArguments } from './omp/argumentCheck';
 import type { HostView, LineOutcome, ToolCallOutcome } from '../protocol/messages';
-import { PlaygroundHost } from './host';
+import { PlaygroundHost } from './playgroundHost';
 import { hasAssistantMessage } from './projections';
 import { JournalStore } from './store';
 import { freshDatabases, totalStoredEntries } from './databases.testkit';

@@ -7,7 +7,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { seededIdSource } from '$domain/ids';
 import type { LineOutcome } from '../protocol/messages';
-import { PlaygroundHost } from './host';
+import { PlaygroundHost } from './playgroundHost';
 import { freshDatabases } from './databases.testkit';
 
 const databases = freshDatabases('host-lesson-test');

@@ -8,7 +8,7 @@ import { asSessionId, seededIdSource } from '$domain/ids';
 import { parseSessionJsonl } from '$domain/journal/importJsonl';
 import { SEGMENT_ENTRIES } from './segments';
 import { freshDatabases } from './databases.testkit';
-import { PlaygroundHost } from './host';
+import { PlaygroundHost } from './playgroundHost';
 
 const databases = freshDatabases('host-open-test');
 

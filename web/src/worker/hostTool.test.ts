@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { asEntryId } from '$domain/ids';
 import type { HostView, LineOutcome, ToolCallOutcome, ToolDetailsView } from '../protocol/messages';
 import { CHANGED_EVENT } from '../protocol/messages';
-import { PlaygroundHost } from './host';
+import { PlaygroundHost } from './playgroundHost';
 import { freshDatabases } from './databases.testkit';
 import { storedEntries } from './storeReads.testkit';
 

@@ -47,7 +47,7 @@ export interface SessionHead {
   readonly materialized: boolean;
 }
 
-import type { StoreFault } from '../protocol/hostFacts';
+import type { StoreFault } from '../protocol/vocabularies';
 export type { StoreFault };
 
 export interface StoreHooks {

@@ -10,7 +10,7 @@ import type { EntryId } from '$domain/ids';
 import { ChangesSchema, type Changes, type Topic, type TopicUpdate, type Watch } from '../protocol/messages';
 import type { DeepReadonly } from '../protocol/deepReadonly';
 import { freshDatabases } from './databases.testkit';
-import type { PlaygroundHost } from './host';
+import type { PlaygroundHost } from './playgroundHost';
 import { spliceGraphRows } from '../protocol/graphRows';
 import { rowsFromColumns } from '../protocol/graphColumns';
 import type { GraphRowView } from '../protocol/graph';

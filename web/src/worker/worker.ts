@@ -4,7 +4,7 @@ import { EntryBaseSchema, type JournalEntry } from '$domain/journal/entry';
 import { BROADCAST_CHANNEL, BroadcastSchema, ProbeSchema, RequestSchema, type Broadcast, type RequestWait, type Topic, type WorkerMessage } from '../protocol/messages';
 import type { DeepReadonly } from '../protocol/deepReadonly';
 import { handle } from './handlers';
-import { PlaygroundHost } from './host';
+import { PlaygroundHost } from './playgroundHost';
 import { JournalStore } from './store';
 import { Watches } from './watches';
 

@@ -1,7 +1,7 @@
-import type { LessonStep } from '../../lessons/schema';
-// `.js`: the lesson compiler loads this module from vite.config.ts, whose loader wants file extensions.
-import { REGION_NAMES, REGIONS, type RegionId } from './layout.js';
-import { TOOL_TABS, type ToolTabId } from './tabs.js';
+import type { LessonStep } from '../../../../lessons/format/lessonSchema';
+import type { ControlId, RegionId, ToolTabId } from '../../../../lessons/format/workspaceNames';
+import { REGION_NAMES } from './layout';
+import { TOOL_TABS } from './tabs';
 
 /**
  * The names a lesson step may outline (its `outline:` in `lessons/…/NN-step.md`), and how the
@@ -48,13 +48,9 @@ export const CONTROLS = {
   'step-question': { label: 'the question below the step', region: 'lesson', selector: '[aria-labelledby="step-question-heading"]' },
   'agent-run': { label: 'the scripted agent\'s Step and "Run to end"', region: 'tools', tab: 'agents', selector: '[aria-labelledby="agents-heading"]' },
   'corrupt-then-valid': { label: '"Try it: a valid snapshot after a broken one"', region: 'tools', tab: 'refusals', selector: 'button', text: 'Try it: a valid snapshot after a broken one' },
-} as const satisfies Record<string, Control>;
+} as const satisfies Record<ControlId, Control>;
 
-export type ControlId = keyof typeof CONTROLS;
-
-/** Every name a step may outline: a control, or a whole region. */
-export const OUTLINE_NAMES: readonly string[] = [...Object.keys(CONTROLS), ...REGIONS.map((region) => region.id)];
-export const TAB_IDS: readonly string[] = TOOL_TABS.map((tab) => tab.id);
+export type { ControlId };
 
 /** What a step points at in the workspace: its part of the step's data. */
 export type StepSpot = Pick<LessonStep, 'tab' | 'outline' | 'code'>;

@@ -6,15 +6,14 @@ import * as z from 'zod/mini';
  * components do the DOM, this module does the arithmetic and the stored format.
  */
 
-export type RegionId = 'lesson' | 'desk' | 'tree' | 'tools';
+import { REGION_IDS, type RegionId } from '../../../../lessons/format/workspaceNames';
+
+export type { RegionId };
+
+const REGION_SHORT: Readonly<Record<RegionId, string>> = { lesson: 'Lesson', desk: 'Desk', tree: 'Tree', tools: 'Tools' };
 
 /** The four regions, in the order the narrow layout's switcher offers them. */
-export const REGIONS = [
-  { id: 'lesson', short: 'Lesson' },
-  { id: 'desk', short: 'Desk' },
-  { id: 'tree', short: 'Tree' },
-  { id: 'tools', short: 'Tools' },
-] as const;
+export const REGIONS = REGION_IDS.map((id) => ({ id, short: REGION_SHORT[id] }));
 
 /**
  * The regions' accessible names (Workspace.svelte writes them; tests find regions by them). The

@@ -3,18 +3,23 @@
  * code is not imported here: `ToolsTabs.svelte` loads each one the first time its tab opens, so
  * the first screen carries none of it.
  */
-export const TOOL_TABS = [
-  { id: 'tool', name: 'Tool call' },
-  { id: 'refusals', name: 'Refusals' },
-  { id: 'agents', name: 'Agents' },
-  { id: 'journal', name: 'Journal' },
-  { id: 'events', name: 'Events' },
-  { id: 'statechart', name: 'Statechart' },
-  { id: 'code', name: 'Code' },
-  { id: 'sessions', name: 'Sessions' },
-] as const;
+import { TOOL_TAB_IDS, type ToolTabId } from '../../../../lessons/format/workspaceNames';
 
-export type ToolTabId = (typeof TOOL_TABS)[number]['id'];
+export type { ToolTabId };
+
+const TOOL_TAB_NAMES: Readonly<Record<ToolTabId, string>> = {
+  tool: 'Tool call',
+  refusals: 'Refusals',
+  agents: 'Agents',
+  journal: 'Journal',
+  events: 'Events',
+  statechart: 'Statechart',
+  code: 'Code',
+  sessions: 'Sessions',
+};
+
+/** The tabs' ids and visible names, in order. */
+export const TOOL_TABS = TOOL_TAB_IDS.map((id) => ({ id, name: TOOL_TAB_NAMES[id] }));
 
 /**
  * Where a key press moves the focus in the tab list (WAI-ARIA tabs pattern: arrows wrap around,

@@ -15,7 +15,7 @@ import * as npmBundle from 'virtual:extension-npm-bundle';
 import { graphHash, npmModules } from 'virtual:extension-npm';
 import { codeFiles } from '../../../../scripts/code-view-plugin.mjs';
 import { bundleExtension } from '../../../../scripts/build-extension.mjs';
-import type { ExtensionAPI } from '../../../../extension/host';
+import type { ExtensionAPI } from '../../../../extension/ompApi';
 import { compileExtension, makeCompiler, NPM_GLOBAL, resolveRelative, utf16Column, type CompileOutcome } from './compileCore';
 import { loadFactory } from './editedModule';
 
@@ -84,7 +84,7 @@ describe('the virtual file system is the extension import graph', () => {
     expect(ownInputs.length).toBeGreaterThan(10);
     expect(paths).toEqual(expect.arrayContaining(ownInputs));
     // The rest are files only types are imported from: a learner who imports a value from one still finds it.
-    for (const extra of paths.filter((path) => !ownInputs.includes(path))) expect(['extension/host.ts', 'extension/outcome.ts']).toContain(extra);
+    for (const extra of paths.filter((path) => !ownInputs.includes(path))) expect(['extension/ompApi.ts', 'extension/outcome.ts']).toContain(extra);
     expect(paths).toEqual(expect.arrayContaining(codeFiles()));
   });
 

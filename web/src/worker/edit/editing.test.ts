@@ -12,7 +12,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { seededIdSource } from '$domain/ids';
 import type { LineOutcome } from '../../protocol/messages';
 import { freshDatabases } from '../databases.testkit';
-import { PlaygroundHost } from '../host';
+import { PlaygroundHost } from '../playgroundHost';
 import { EDITED_KEY } from './editedKey';
 import { removeGuards } from './guards';
 

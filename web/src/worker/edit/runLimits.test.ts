@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { asSessionId } from '$domain/ids';
 import { sessionHeader } from '$domain/journal/entry';
 import { SessionJournal } from '$domain/journal/journal';
-import type { ExtensionAPI } from '../../../../extension/host';
+import type { ExtensionAPI } from '../../../../extension/ompApi';
 import { ExtensionRuntime, type ExtensionFactory, type HostServices } from '../omp/extensionRuntime';
 import { APPENDS_PER_RUN, EDITED_LIMITS, editedPolicy, HOST_STATUS_KEY, hostStatusText, NOTICE_CHARS, type RunLimits } from './runLimits';
 import type { Notice } from '../omp/invocation';

@@ -1,4 +1,4 @@
-import type { BranchChangingEvent, CommandDefinition, ExtensionAPI, ExtensionContext, HostEntry, HostUI, ToolDefinition } from '../../../../extension/host';
+import type { BranchChangingEvent, CommandDefinition, ExtensionAPI, ExtensionContext, HostEntry, HostUI, ToolDefinition } from '../../../../extension/ompApi';
 import type { SessionJournal } from '$domain/journal/journal';
 import { EventBus } from './eventBus';
 import { messageOf, type RunPolicy } from './runPolicy';

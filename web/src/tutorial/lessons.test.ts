@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { REFUSAL_CODES } from '$domain/refusal';
 import { LESSONS } from '../../../scripts/lessons.mjs';
-import type { CompiledLesson } from './schema';
+import type { CompiledLesson } from '../../../lessons/format/lessonSchema';
 import { closePages, openPage, type SimulatedPage } from './simulatedPage.testkit';
 
 afterEach(closePages);

@@ -1,8 +1,8 @@
 // Relative imports with `.js`, not `$domain`: the lesson compiler (scripts/lesson-plugin.mjs) loads
 // this module in Node too, outside Vite's aliases, and Vite's config loader wants file extensions.
-import '../../../domain/zodSetup.js';
+import '../../domain/zodSetup.js';
 import * as z from 'zod/mini';
-import { APPROVAL_DECISIONS, APPROVAL_MODES } from '../protocol/hostFacts.js';
+import { APPROVAL_DECISIONS, APPROVAL_MODES } from '../../extension/ompApi.js';
 import { GoalSchema, type Goal } from './goalSchema.js';
 
 /**

@@ -2,10 +2,10 @@ import { AgentStepper, createAgent } from '$domain/agents/stepper';
 import { seededIdSource } from '$domain/ids';
 import { observeToolCall } from '../app/agentObservation';
 import type { LineOutcome, ToolCallOutcome } from '../protocol/messages';
-import { PlaygroundHost } from '../worker/host';
+import { PlaygroundHost } from '../worker/playgroundHost';
 import type { JournalStore } from '../worker/store';
 import type { Fact, StampedFact } from './facts';
-import type { LessonAction } from './schema';
+import type { LessonAction } from '../../../lessons/format/lessonSchema';
 
 /**
  * "Another tab" for the simulated page, as `ClosingQuestion.runTwinTab` plays it: a second host on

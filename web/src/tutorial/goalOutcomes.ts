@@ -1,6 +1,6 @@
 import type { DeskChange, ExtensionKind, ToolCallOutcome } from '../protocol/messages';
 import type { DeskEntryCounts, StampedFact } from './facts';
-import type { OutcomeMatch } from './goalSchema';
+import type { OutcomeMatch } from '../../../lessons/format/goalSchema';
 
 /**
  * The facts since the step began, read into the three lists a goal condition matches against:

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE } from '$domain/fixture';
 import { LESSONS } from '../../../scripts/lessons.mjs';
 import type { HostView } from '../protocol/messages';
-import type { CompiledLesson } from './schema';
+import type { CompiledLesson } from '../../../lessons/format/lessonSchema';
 import { closePages, openPage, type SimulatedPage } from './simulatedPage.testkit';
 import { restorePlan, settingsSentence, type StepStart } from './stepStart';
 

@@ -1,6 +1,6 @@
 import { vi } from 'vitest';
-import type { PlaygroundHost } from '../worker/host';
-import type { LessonAction } from './schema';
+import type { PlaygroundHost } from '../worker/playgroundHost';
+import type { LessonAction } from '../../../lessons/format/lessonSchema';
 
 /**
  * "Break it"'s actions for the simulated page: the editor's drafts, "Run my version" and "Back to

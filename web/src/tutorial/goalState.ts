@@ -1,8 +1,8 @@
 import { parseJsonObject } from '$domain/jsonObject';
-import { SEED_DESK_CUSTOM_TYPE } from '$domain/seedDeskType';
+import { SEED_DESK_CUSTOM_TYPE } from '$domain/seedDeskNames';
 import type { Observed } from './facts';
 import { countMatches, type Match } from './goalFacts';
-import type { Condition } from './goalSchema';
+import type { Condition } from '../../../lessons/format/goalSchema';
 import { runNamedCheck } from './namedChecks';
 
 /**

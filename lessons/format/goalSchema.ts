@@ -1,9 +1,9 @@
 // `.js` and relative, as in schema.ts: the lesson compiler loads this module from vite.config.ts.
-import '../../../domain/zodSetup.js';
+import '../../domain/zodSetup.js';
 import * as z from 'zod/mini';
-import { FIXTURE_IDS } from '../../../domain/fixture.js';
-import { REFUSAL_CODES } from '../../../domain/refusal.js';
-import { APPROVAL_DECISIONS, APPROVAL_MODES, APPROVAL_TIERS } from '../protocol/hostFacts.js';
+import { FIXTURE_IDS } from '../../domain/fixture.js';
+import { REFUSAL_CODES } from '../../domain/refusal.js';
+import { APPROVAL_DECISIONS, APPROVAL_MODES, APPROVAL_TIERS } from '../../extension/ompApi.js';
 
 /**
  * A step's goal, as data: an ordered list of parts, each one condition read from the facts since

@@ -10,7 +10,7 @@ import { customEntry, sessionHeader, userMessageEntry } from '$domain/journal/en
 import { SEED_DESK_CUSTOM_TYPE } from '$domain/snapshot';
 import type { DeskChange, HostView, LineOutcome } from '../protocol/messages';
 import { CHANGED_EVENT } from '../protocol/messages';
-import { PlaygroundHost } from './host';
+import { PlaygroundHost } from './playgroundHost';
 import { freshDatabases } from './databases.testkit';
 import { storedEntries } from './storeReads.testkit';
 

@@ -1,6 +1,6 @@
 import type { CheckResult, Observed } from './facts';
 import { stoppedBy, StepFacts, type Match } from './goalFacts';
-import type { Condition, Goal, GoalPart, When } from './goalSchema';
+import type { Condition, Goal, GoalPart, When } from '../../../lessons/format/goalSchema';
 import { describeCondition, fillIn } from './goalWords';
 import { evaluateState } from './goalState';
 import { runNamedCheck } from './namedChecks';

@@ -1,5 +1,5 @@
 import type { Observed } from './facts';
-import type { ChangeMatch, Condition, Count, OutcomeMatch, ToolMatch } from './goalSchema';
+import type { ChangeMatch, Condition, Count, OutcomeMatch, ToolMatch } from '../../../lessons/format/goalSchema';
 import { stateValues } from './goalState';
 
 /**

@@ -9,7 +9,7 @@ import { FIXTURE } from '$domain/fixture';
 import type { BranchItem, ComparisonView, HostView, ToolCallOutcome } from '../protocol/messages';
 import type { Fact, Observed } from './facts';
 import { checkGoal } from './goals';
-import { GoalSchema, type Goal } from './goalSchema';
+import { GoalSchema, type Goal } from '../../../lessons/format/goalSchema';
 
 const R0 = 's1:root';
 const R1 = 's1:e0000001';

@@ -1,3 +1,4 @@
+import type { CheckName } from '../../../lessons/format/workspaceNames';
 import type { Observed } from './facts';
 
 /**
@@ -13,7 +14,7 @@ type NamedCheck = (observed: Observed, item: string | undefined) => NamedCheckRe
 
 const reservedIn = (rows: readonly { id: string; reserved: number }[], id: string | undefined): number => rows.find((row) => row.id === id)?.reserved ?? 0;
 
-const NAMED_CHECKS: Readonly<Record<string, NamedCheck>> = {
+const NAMED_CHECKS: Readonly<Record<CheckName, NamedCheck>> = {
   /** Both compared branches hold the item, and together they hold more than the stock. */
   'combined-exceeds-stock': ({ comparison }, item) => {
     const here = comparison ? reservedIn(comparison.left.rows, item) : 0;
@@ -24,9 +25,7 @@ const NAMED_CHECKS: Readonly<Record<string, NamedCheck>> = {
   },
 };
 
-export const NAMED_CHECK_NAMES: readonly string[] = Object.keys(NAMED_CHECKS);
-
 export function runNamedCheck(name: string, observed: Observed, item: string | undefined): NamedCheckResult {
-  const check = Object.hasOwn(NAMED_CHECKS, name) ? NAMED_CHECKS[name] : undefined;
+  const check = Object.hasOwn(NAMED_CHECKS, name) ? NAMED_CHECKS[name as CheckName] : undefined;
   return check ? check(observed, item) : { met: false, values: {} };
 }

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LESSONS } from '../../../scripts/lessons.mjs';
-import { NAMED_CHECK_NAMES } from './namedChecks';
+import { CHECK_NAMES as NAMED_CHECK_NAMES } from '../../../lessons/format/workspaceNames';
 
 const TITLES = [
   'A reservation you confirm',

@@ -5,6 +5,24 @@
  * each is the narrowest view of the host's type that the extension relies on.
  */
 
+// The host's approval vocabulary (OMP `tools/approval.ts`), declared once for the extension, the
+// worker's host, the protocol, the lessons and the views. Plain constants.
+
+/** Tiers rank read < write < exec; a tool that declares none counts as exec. */
+export const APPROVAL_TIERS = ['read', 'write', 'exec'] as const;
+export type ApprovalTier = (typeof APPROVAL_TIERS)[number];
+
+/** `tools.approvalMode`: the highest tier that runs without a prompt. */
+export const APPROVAL_MODES = ['always-ask', 'write', 'yolo'] as const;
+export type ApprovalMode = (typeof APPROVAL_MODES)[number];
+
+/** The host's default mode (`tools.approvalMode` schema default). */
+export const DEFAULT_APPROVAL_MODE: ApprovalMode = 'yolo';
+
+/** A policy (the user's `tools.approval.<tool>`, or a tool's own) and the resolution's answer. */
+export const APPROVAL_DECISIONS = ['allow', 'prompt', 'deny'] as const;
+export type ApprovalDecision = (typeof APPROVAL_DECISIONS)[number];
+
 /** One session entry as `getBranch()` returns it: the tree keys plus whatever its type carries. */
 export interface HostEntry {
   readonly type: string;
@@ -56,7 +74,7 @@ export interface ToolDefinition<TDetails> {
   description: string;
   parameters: HostSchema;
   /** OMP-new approval tier; the host's default for a tool without one is "exec". */
-  approval?: 'read' | 'write' | 'exec';
+  approval?: ApprovalTier;
   /** OMP-new argument order (5.7 had `onUpdate, ctx, signal`). */
   execute(toolCallId: string, params: unknown, signal: AbortSignal | undefined, onUpdate: unknown, ctx: ExtensionContext): Promise<AgentToolResult<TDetails>>;
 }

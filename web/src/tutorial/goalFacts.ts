@@ -1,7 +1,7 @@
 import { parseJsonObject } from '$domain/jsonObject';
 import type { DeskChange, ExtensionKind } from '../protocol/messages';
 import type { DeskEntryCounts, Observed, StampedFact } from './facts';
-import type { ChangeMatch, Count, DialogMatch, OutcomeMatch, RevisionMatch, ToolMatch } from './goalSchema';
+import type { ChangeMatch, Count, DialogMatch, OutcomeMatch, RevisionMatch, ToolMatch } from '../../../lessons/format/goalSchema';
 import { deskDetails, dialogsOf, outcomeOf, outcomeOfTool, stoppedBy, type DialogFact, type OutcomeFact, type ToolFact } from './goalOutcomes';
 
 export { deskDetails, stoppedBy } from './goalOutcomes';
