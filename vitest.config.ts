@@ -1,3 +1,4 @@
+import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
 import { codeViewPlugin } from './scripts/code-view-plugin.mjs';
@@ -8,7 +9,8 @@ import { extensionGraphPlugin } from './scripts/extension-graph-plugin.mjs';
 export default defineConfig({
   // `virtual:extension-source`, as the build makes it: the Code view's tests read what the page ships.
   // The lessons' virtual modules too, as the build makes them (the tutorial's tests import the index).
-  plugins: [codeViewPlugin(), extensionGraphPlugin(), lessonPlugin()],
+  // Svelte compiles the page's `*.svelte.ts` state (runes) for its unit tests.
+  plugins: [svelte({ configFile: fileURLToPath(new URL('./svelte.config.js', import.meta.url)) }), codeViewPlugin(), extensionGraphPlugin(), lessonPlugin()],
   resolve: {
     alias: { $domain: fileURLToPath(new URL('./domain', import.meta.url)) },
   },

@@ -15,6 +15,8 @@ import { APP_URL, withBrowser } from './browserKit';
 import { printTable, saveFigures, type Figure } from './stats';
 
 export const FIRST_INTERACTION_BUDGET = 70 * 1024;
+/** Issue 29: what the first query brings with it (84.7 KiB before: XState and the goal checker came along). */
+export const FIRST_QUERY_BUDGET = 70 * 1024;
 
 /** Scripts that are not the page's: the worker (its own budget), the service worker and Workbox. */
 const isPageScript = (path: string): boolean => !/\/worker-[^/]*\.js$/.test(path) && !path.includes('workbox') && !path.endsWith('/sw.js');
@@ -48,6 +50,59 @@ export async function measureFirstInteraction(browser: Browser, url: string): Pr
   }
 }
 
+/**
+ * Opens `url`, types `/seeds query` into the Command line as a person does, and sums the gzipped
+ * page scripts whose request started before the answer was on the page: the page marks that
+ * moment itself (a MutationObserver on the Command output), so a chunk fetched after the answer
+ * (the dialog machine, the goal checker) does not count, and one fetched to give it does.
+ */
+export async function measureFirstQuery(browser: Browser, url: string): Promise<FirstInteraction> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const sizes = new Map<string, Promise<number | null>>();
+  page.on('response', (response) => {
+    const path = new URL(response.url()).pathname;
+    if (!path.endsWith('.js') || !isPageScript(path) || response.request().frame() === null) return;
+    sizes.set(path, response.body().then((body) => gzipSync(body).length, () => null));
+  });
+  try {
+    await page.goto(url);
+    await page.getByRole('table', { name: 'Seed desk' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await page.waitForLoadState('networkidle');
+    await page.evaluate(() => {
+      const output = document.querySelector('[aria-label="Command output"]');
+      if (!output) throw new Error('no Command output');
+      new MutationObserver((_, observer) => {
+        if (!/revision/.test(output.textContent ?? '')) return;
+        (window as unknown as { answeredAt: number }).answeredAt = performance.now();
+        observer.disconnect();
+      }).observe(output, { childList: true, subtree: true, characterData: true });
+    });
+    const command = page.getByRole('textbox', { name: 'Command' });
+    await command.click();
+    await command.pressSequentially('/seeds query');
+    await command.press('Enter');
+    await page.waitForFunction(() => (window as unknown as { answeredAt?: number }).answeredAt !== undefined, undefined, { timeout: 30_000 });
+    await page.waitForLoadState('networkidle');
+    const started: string[] = await page.evaluate(() => {
+      const answeredAt = (window as unknown as { answeredAt: number }).answeredAt;
+      return performance
+        .getEntriesByType('resource')
+        .filter((entry) => entry.startTime <= answeredAt)
+        .map((entry) => new URL(entry.name).pathname);
+    });
+    const scripts: { path: string; gzip: number }[] = [];
+    for (const path of new Set(started)) {
+      const gzip = await (sizes.get(path) ?? Promise.resolve(null));
+      if (gzip !== null) scripts.push({ path, gzip });
+    }
+    scripts.sort((a, b) => b.gzip - a.gzip);
+    return { bytes: scripts.reduce((sum, script) => sum + script.gzip, 0), scripts };
+  } finally {
+    await context.close();
+  }
+}
+
 const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
 /** The lesson chunks a load fetched (`virtual:lesson/<id>` builds to `_virtual_lesson-<id>-<8-character hash>.js`; its goals, `_virtual_goals-…`, wait for the first action). */
 const lessonChunks = (result: FirstInteraction): string[] => result.scripts.map((script) => /_virtual_lesson-([a-z0-9-]+)-[\w-]{8}\.js$/.exec(script.path)?.[1]).filter((id): id is string => id !== undefined);
@@ -57,11 +112,16 @@ async function main(): Promise<void> {
     { name: 'first visit (lesson 1, step 1)', hash: '' },
     { name: 'a step address (lesson 5, step 3)', hash: '#/lesson/5/step/3' },
   ];
-  const results = await withBrowser(async (browser) => {
+  const { results, query } = await withBrowser(async (browser) => {
     const measured: { name: string; result: FirstInteraction }[] = [];
     for (const address of addresses) measured.push({ name: address.name, result: await measureFirstInteraction(browser, `${APP_URL}${address.hash}`) });
-    return measured;
+    return { results: measured, query: await measureFirstQuery(browser, APP_URL) };
   });
+  printTable(
+    'JavaScript fetched by the time the first /seeds query is answered (gzip, page scripts)',
+    ['total', 'scripts', 'largest'],
+    [[kib(query.bytes), String(query.scripts.length), query.scripts.slice(0, 6).map((script) => `${script.path.replace(/^.*\//, '')} ${kib(script.gzip)}`).join('; ')]],
+  );
   printTable(
     'JavaScript fetched before the first interaction (gzip, page scripts)',
     ['address', 'total', 'scripts', 'lesson chunks', 'largest'],
@@ -88,6 +148,7 @@ async function main(): Promise<void> {
   // The goal checker and the lesson's goals wait for the learner's first action.
   const checks = results.map(({ result }) => result.scripts.filter((script) => /\/(goals|_virtual_goals-[a-z0-9-]+)-[\w-]{8}\.js$/.test(script.path)).length);
   figures.push({ issue: 22, measure: 'goal checker and goals chunks fetched before the first interaction', value: checks.join(' / '), target: '0 each', met: checks.every((count) => count === 0) });
+  figures.push({ issue: 29, measure: 'all JavaScript fetched by the time the first /seeds query is answered, gzip', value: kib(query.bytes), target: `≤ ${kib(FIRST_QUERY_BUDGET)}`, met: query.bytes <= FIRST_QUERY_BUDGET });
   await saveFigures('first-interaction', figures);
 }
 

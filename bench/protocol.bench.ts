@@ -264,7 +264,7 @@ async function uiRounds(page: Page): Promise<UiRounds> {
     }
     const trips = performance.getEntriesByName('seed-desk:worker-round-trip');
     const lineTrips = trips.filter((entry) => entry.detail === 'line').slice(0, rounds).map((entry) => entry.duration);
-    const commitTrips = trips.filter((entry) => entry.detail === 'answerDialog').slice(0, rounds).map((entry) => entry.duration);
+    const commitTrips = trips.filter((entry) => entry.detail === 'answerUi').slice(0, rounds).map((entry) => entry.duration);
     return { query, confirm, lineTrips, commitTrips, maxPerAction: Math.max(...perAction), perKind };
   })()`);
 }

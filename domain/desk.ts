@@ -4,7 +4,9 @@ import { refusal, type Refusal } from './refusal';
 import { normalizeSnapshot, reservedOf, type Snapshot } from './snapshot';
 
 export type Actor = 'human' | 'agent';
-export type ReservationAction = 'reserve' | 'release';
+/** The two ways a reservation changes the desk (the command's and the tool's `action`). */
+export const RESERVATION_ACTIONS = ['reserve', 'release'] as const;
+export type ReservationAction = (typeof RESERVATION_ACTIONS)[number];
 
 export interface ReservationRequest {
   readonly action: ReservationAction;

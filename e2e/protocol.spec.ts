@@ -54,7 +54,7 @@ test('Enter, Confirm and Cancel: one message each, and no follow-up requests', a
       await expectDesk(page, 'basil-genovese', 6, 2);
       await expect(tree(page).getByRole('treeitem').filter({ hasText: 'basil-genovese 2' })).toHaveCount(1);
     }),
-  ).toEqual(['answerDialog']);
+  ).toEqual(['answerUi']);
 
   expect(
     await sent(page, async () => {
@@ -64,7 +64,7 @@ test('Enter, Confirm and Cancel: one message each, and no follow-up requests', a
       await expect(output(page)).toContainText('Cancelled');
     }),
     // Cancel answers the extension's `await ctx.ui.confirm` with false: its handler goes on and says so itself.
-  ).toEqual(['line', 'answerDialog']);
+  ).toEqual(['line', 'answerUi']);
 });
 
 test('a tool call, an approval answer and a tree action: one message each', async ({ page }) => {

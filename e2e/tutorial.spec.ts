@@ -179,3 +179,25 @@ test('only the current lesson loads: a step address fetches its lesson alone, an
   await expect(checkpoint(page)).toContainText('no assistant message yet');
   expect(checks(scripts)).toHaveLength(2);
 });
+
+test('typing a first line fetches no checker: its answer comes first, and the checker follows it', async ({ page }) => {
+  const requested: { path: string }[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') requested.push({ path: new URL(request.url()).pathname });
+  });
+  await page.goto('/');
+  await expect(page.getByRole('table', { name: 'Seed desk' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  const checks = () => requested.filter((script) => /\/(goals|_virtual_goals-[a-z0-9-]+)-[\w-]{8}\.js$/.test(script.path));
+  const command = page.getByRole('textbox', { name: 'Command' });
+  await command.click();
+  await command.pressSequentially('/seeds query');
+  expect(checks()).toEqual([]);
+  await command.press('Enter');
+  const output = page.getByRole('list', { name: 'Command output' });
+  await expect(output).toContainText('revision:');
+  // The fact the answer noted brings the checker and the lesson's goals, and the step is judged
+  // (when in the page they start, after the answer, is measured in the page: npm run bench).
+  await expect.poll(() => checks().length).toBe(2);
+  await expect(checkpoint(page)).not.toHaveText('Not yet: follow the step above; it is checked as you act.');
+});

@@ -40,10 +40,22 @@ export interface HostSessionManager {
   getEntries(): HostEntry[];
 }
 
+/** `ui.notify`'s levels. */
+export const NOTIFY_LEVELS = ['info', 'warning', 'error'] as const;
+export type NotifyLevel = (typeof NOTIFY_LEVELS)[number];
+
+/** Where `resolveApproval` found its answer: the tool's own policy, the user's setting, or the approval mode. */
+export const APPROVAL_SOURCES = ['tool', 'user', 'mode'] as const;
+export type ApprovalSource = (typeof APPROVAL_SOURCES)[number];
+
 export interface HostUI {
   /** Resolves false on cancel, and always false in the host's no-op (headless) UI. */
   confirm(title: string, message: string): Promise<boolean>;
-  notify(message: string, type?: 'info' | 'warning' | 'error'): void;
+  /** The chosen option, or undefined (cancelled, or the no-op UI). */
+  select(title: string, options: string[]): Promise<string | undefined>;
+  /** The text typed, or undefined (cancelled, or the no-op UI). */
+  input(title: string, placeholder?: string): Promise<string | undefined>;
+  notify(message: string, type?: NotifyLevel): void;
   /** `undefined` clears the key. */
   setStatus(key: string, text: string | undefined): void;
 }

@@ -35,7 +35,7 @@ export function text(result: HostToolResult): string {
  * tool, so that reading it never meets the approval gate a check is exercising.
  */
 export async function revisionOf(h: Harness): Promise<string> {
-  return readDesk({ sessionManager: h.sm, hasUI: false, ui: { confirm: async () => false, notify: () => {}, setStatus: () => {} } }).revision;
+  return readDesk({ sessionManager: h.sm, hasUI: false, ui: { confirm: async () => false, select: async () => undefined, input: async () => undefined, notify: () => {}, setStatus: () => {} } }).revision;
 }
 
 export function expectedQuery(snapshot: Snapshot, revision: string, family?: string): string {

@@ -79,7 +79,7 @@ export async function reimplementedChecks(checks: Checks, ctx: CheckContext): Pr
       assert.notEqual(result.isError, true);
       assert.equal(details(result)['code'], 'stale-revision', text(result));
       assert.equal(h.sm.getEntries().length, entries, 'the refused act appended something');
-      assert.deepEqual(readDesk({ sessionManager: h.sm, hasUI: false, ui: { confirm: async () => false, notify: () => {}, setStatus: () => {} } }).ok && h.deskEntries().at(-1)?.['data'], snapshot(true, { 'basil-genovese': 1 }));
+      assert.deepEqual(readDesk({ sessionManager: h.sm, hasUI: false, ui: { confirm: async () => false, select: async () => undefined, input: async () => undefined, notify: () => {}, setStatus: () => {} } }).ok && h.deskEntries().at(-1)?.['data'], snapshot(true, { 'basil-genovese': 1 }));
       return `act with ${sibling.split(':')[1]} on the branch at ${here.split(':')[1]}: "${text(result).split('\n')[0]}"`;
     } finally {
       await h.close();

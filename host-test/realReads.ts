@@ -7,7 +7,7 @@ import type { DeskView, Outcome } from './script';
 const DESK = 'seed-desk-state-v1';
 
 export function observer(h: Harness): ExtensionContext {
-  return { sessionManager: h.sm, hasUI: false, ui: { confirm: async () => false, notify: () => {}, setStatus: () => {} } };
+  return { sessionManager: h.sm, hasUI: false, ui: { confirm: async () => false, select: async () => undefined, input: async () => undefined, notify: () => {}, setStatus: () => {} } };
 }
 
 export function deskView(h: Harness): DeskView {

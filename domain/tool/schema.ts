@@ -1,5 +1,6 @@
 import '../zodSetup';
 import * as z from 'zod/mini';
+import { RESERVATION_ACTIONS } from '../desk';
 
 export const SEED_DESK_TOOL_NAME = 'seed_desk';
 /** Host approval tier, declared for every op: the tool mixes reads and writes. */
@@ -22,7 +23,7 @@ export const SeedDeskArgsSchema = z.discriminatedUnion('op', [
   }),
   z.strictObject({
     op: z.literal('act').check(z.describe('Reserve or release packets; needs the human grant and the latest revision.')),
-    action: z.enum(['reserve', 'release']),
+    action: z.enum(RESERVATION_ACTIONS),
     id: z.string().check(z.describe('An exact item id from a query result.')),
     packets: z.number().check(z.describe('A positive whole number of packets.')),
     expectedRevision: z.string().check(z.describe('The revision returned by your latest query or act, copied exactly.')),

@@ -47,8 +47,8 @@ export class ClosingQuestion {
       if (!placed) throw new Error('The other tab could not open the session.');
       // The other tab's human types the command and confirms its dialog, as the learner would.
       let result = await twin.request({ type: 'line', text: '/seeds reserve marigold-french 3' });
-      if (result.kind === 'confirm') result = await twin.request({ type: 'answerDialog', dialogId: result.dialogId, confirmed: true });
-      if (result.kind === 'committed') this.facts.note({ kind: 'committed', change: result.change, via: 'twin' });
+      if (result.kind === 'asked' && result.request.kind === 'confirm') result = await twin.request({ type: 'answerUi', answer: { kind: 'confirm', id: result.request.id, confirmed: true } });
+      if (result.kind === 'committed') this.facts.note({ kind: 'committed', change: result.change, via: 'twin' }, result.by);
       this.command.print(result.kind === 'committed' ? 'info' : result.kind === 'refused' || result.kind === 'failed' ? result.kind : 'info', `The other tab: ${result.text}`);
       return result;
     } finally {

@@ -9,8 +9,9 @@ export class FactLog {
   /** `running`: the extension the host runs now (the page's last view), stamped on every fact. */
   constructor(private readonly running: () => ExtensionKind = () => 'shipped') {}
 
-  note(fact: Fact): void {
-    this.facts = [...this.facts.slice(-499), { ...fact, seq: ++this.seq, extension: this.running() } as StampedFact];
+  /** `extension`: the one that produced the fact, when the answer said so (else the one running now). */
+  note(fact: Fact, extension: ExtensionKind = this.running()): void {
+    this.facts = [...this.facts.slice(-499), { ...fact, seq: ++this.seq, extension } as StampedFact];
   }
 
   /** The sequence number the next fact will get: a step's window starts here. */

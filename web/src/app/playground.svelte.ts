@@ -42,7 +42,7 @@ export class Playground {
   constructor(worker: Worker | (() => Worker)) {
     this.connection = new Connection(worker);
     this.desk = new Desk(this.connection, this.facts);
-    this.command = new CommandLine(this.connection, this.desk, this.facts);
+    this.command = new CommandLine(this.connection, this.facts);
     this.tool = new ToolCalls(this.connection, this.desk, this.facts);
     this.tree = new SessionTree(this.connection, this.desk, this.facts);
     this.journal = new JournalView(this.connection);

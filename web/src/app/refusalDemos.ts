@@ -61,7 +61,7 @@ export async function tryRefusal(playground: Playground, code: RefusalCode, vali
   };
   const line = async (text: string, headless = false) => {
     const outcome = await playground.command.probeLine(text, headless);
-    const shown = outcome.kind === 'confirm' ? 'Not refused: this would open a confirmation. Nothing was appended.' : outcome.text;
+    const shown = outcome.kind === 'asked' ? 'Not refused: this would open a confirmation. Nothing was appended.' : outcome.text;
     record(`${headless ? '(headless) ' : ''}${text}`, shown, outcome.kind === 'refused' ? outcome.code : null);
   };
   if (!view) return { code, met, attempts, before, after: before, note: 'The journal is not open yet.' };
@@ -79,14 +79,14 @@ export async function tryRefusal(playground: Playground, code: RefusalCode, vali
         // A human command reads the revision itself; the way a stale one reaches it is the race:
         // a dialog waits, another action lands, then Confirm is judged again.
         const opened = await playground.command.probeLine('/seeds reserve bean-scarlet 1');
-        if (opened.kind !== 'confirm') {
+        if (opened.kind !== 'asked' || opened.request.kind !== 'confirm') {
           record('/seeds reserve bean-scarlet 1', opened.text, opened.kind === 'refused' ? opened.code : null);
           break;
         }
         await playground.command.meanwhileReserve(MEANWHILE_ITEM, 1);
         // The other action's entry is the set-up; the counts cover the refused confirmation only.
         before = counts(playground.view);
-        const outcome = await playground.command.answerProbe(opened.dialogId, true);
+        const outcome = await playground.command.answerProbe({ kind: 'confirm', id: opened.request.id, confirmed: true });
         record(`Confirm /seeds reserve bean-scarlet 1 after another action landed`, outcome.text, outcome.kind === 'refused' ? outcome.code : null);
       }
       break;

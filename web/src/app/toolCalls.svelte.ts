@@ -40,14 +40,7 @@ export class ToolCalls {
   private async startApproval(): Promise<ApprovalActor> {
     if (this.actor) return this.actor;
     const { startApproval } = await loadDialogActors();
-    this.actor ??= startApproval(
-      (input) => this.connection.call({ type: 'answerApproval', callId: input.callId, approved: input.approved }),
-      (snapshot, previous) => {
-        this.approval = snapshot;
-        const settledNow = previous.value !== 'idle' && snapshot.value === 'idle';
-        if (settledNow && snapshot.context.outcome) this.show(snapshot.context.outcome);
-      },
-    );
+    this.actor ??= startApproval((snapshot) => (this.approval = snapshot));
     return this.actor;
   }
 
@@ -76,11 +69,26 @@ export class ToolCalls {
     return result;
   }
 
-  /** Sends the answer to the approval machine; the call finishes when it is back in `idle`. */
-  answerApproval(approved: boolean): void {
+  /** The learner's answer to the approval prompt: the machine moves to `answering`, the answer goes to the host, and the call's end settles the machine. */
+  async answerApproval(approved: boolean): Promise<void> {
+    const actor = this.actor;
+    const event = { type: approved ? 'APPROVE' : 'DENY' } as const;
+    const callId = actor?.getSnapshot().context.callId;
+    if (!actor || !callId || !actor.getSnapshot().can(event)) return;
     // The call runs now, so "before" is the journal as it stands when the answer is given.
     this.pendingBefore = this.desk.seedDeskEntryCount;
-    this.actor?.send({ type: approved ? 'APPROVE' : 'DENY' });
+    actor.send(event);
+    let outcome: ToolCallOutcome;
+    try {
+      outcome = await this.connection.call({ type: 'answerApproval', callId, approved });
+    } catch (error) {
+      actor.send({ type: 'FAILED', error: error instanceof Error ? error.message : String(error) });
+      const failed = actor.getSnapshot().context.outcome;
+      if (failed) this.show(failed);
+      return;
+    }
+    actor.send({ type: 'SETTLED', outcome });
+    this.show(outcome);
   }
 
   /** `null`: no user policy for seed_desk, as in a host whose config names none. */

@@ -34,8 +34,8 @@ type CheckGoal = typeof import('../tutorial/goals').checkGoal;
  *
  * The first screen carries only the lessons' index (titles and step ids); the current lesson's
  * JSON (its texts, what it points at, its solutions) is fetched when it opens. The checker and the
- * lesson's goals wait for the learner's first action (`startChecking`): until then nothing can
- * have happened in the step, so there is nothing to judge.
+ * lesson's goals wait for the learner's first action outside a text field, the first fact the
+ * page notes, or "Do it for me" (`startChecking`): until then there is nothing to judge.
  */
 export class Tutorial {
   position = $state<Position>({ lesson: 0, step: 0 });
@@ -112,7 +112,12 @@ export class Tutorial {
     return this.fetchOnce(this.lessonsLoading, loadLesson, index, (_id, lesson) => (this.lesson = lesson));
   }
 
-  /** The learner's first action (a key, a click, a touch, "Do it for me"): the checker and the lesson's goals are fetched now. */
+  /** Whether the page has noted anything the learner did (the checker's cue to load). */
+  get playgroundHasFacts(): boolean {
+    return this.playground.facts.facts.length > 0;
+  }
+
+  /** The learner's first action (outside a text field), the first fact, or "Do it for me": the checker and the lesson's goals are fetched now. */
   startChecking(): void {
     if (this.checking) return;
     this.checking = true;

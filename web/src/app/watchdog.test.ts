@@ -10,7 +10,7 @@ import { FakeClock } from './fakeClock.testkit';
 import { HEARTBEAT_MS, SILENCE_MS, Watchdog } from './watchdog';
 
 const LINE: RequestBody = { type: 'line', text: '/seeds reserve marigold 1' };
-const CONFIRM: RequestBody = { type: 'answerDialog', dialogId: 'd1', confirmed: true };
+const CONFIRM: RequestBody = { type: 'answerUi', answer: { kind: 'confirm', id: 'd1', confirmed: true } };
 
 function setup(excused = () => false) {
   const clock = new FakeClock();

@@ -48,7 +48,7 @@ const emptyChanges = { updates: [] };
 describe('WorkerClient: no request waits in silence', () => {
   it('says nothing before 10 s; at 10 s asks the worker and says in one sentence that the Confirm waits for the other tab', () => {
     const { clock, worker, client, heard, sentences } = setup();
-    void client.request({ type: 'answerDialog', dialogId: 'd1', confirmed: true });
+    void client.request({ type: 'answerUi', answer: { kind: 'confirm', id: 'd1', confirmed: true } });
     clock.advance(WAIT_NOTICE_MS - 1);
     expect(worker.posted).toHaveLength(1);
     expect(heard).toEqual([]);
@@ -110,7 +110,7 @@ describe('WorkerClient: no request waits in silence', () => {
   });
 
   it('every wait has its own sentence, each one sentence that says what the learner can do', () => {
-    const body = { type: 'answerDialog', dialogId: 'd', confirmed: true } as const;
+    const body = { type: 'answerUi', answer: { kind: 'confirm', id: 'd', confirmed: true } } as const;
     const waits: (RequestWait | 'no answer')[] = ['queue', 'lease', 'store', 'work', 'no answer'];
     const texts = waits.map((on) => waitSentence(body, on));
     expect(new Set(texts).size).toBe(waits.length);

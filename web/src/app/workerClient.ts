@@ -181,8 +181,8 @@ export function describeRequest(body: RequestBody): string {
   switch (body.type) {
     case 'line':
       return `the line "${body.text}"`;
-    case 'answerDialog':
-      return `your ${body.confirmed ? 'Confirm' : 'Cancel'} of its dialog`;
+    case 'answerUi':
+      return body.answer.kind === 'confirm' ? `your ${body.answer.confirmed ? 'Confirm' : 'Cancel'} of its dialog` : `your answer to its ${body.answer.kind === 'select' ? 'choice' : 'question'}`;
     case 'meanwhileReserve':
       return `the meanwhile reservation of ${body.packets} ${body.id}`;
     case 'toolCall':

@@ -1,9 +1,11 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { ToolCallOutcome } from '../protocol/messages';
 
 /**
  * The host's approval prompt for a `write`-tier tool call. Like a confirmation it is an await:
  * while `prompting`, the desk may change, and the call then meets the domain's revision check.
+ * The machine sends nothing itself: the tool panel sends the answer (`answerApproval`) and tells
+ * the machine how the call ended (`SETTLED`, or `FAILED` when the answer never arrived).
  */
 export interface ApprovalContext {
   callId: string | null;
@@ -13,22 +15,20 @@ export interface ApprovalContext {
   outcome: ToolCallOutcome | null;
 }
 
-export type ApprovalEvent = { type: 'ASK'; callId: string; prompt: string } | { type: 'APPROVE' } | { type: 'DENY' };
+export type ApprovalEvent =
+  | { type: 'ASK'; callId: string; prompt: string }
+  | { type: 'APPROVE' }
+  | { type: 'DENY' }
+  | { type: 'SETTLED'; outcome: ToolCallOutcome }
+  | { type: 'FAILED'; error: string };
 
 export const approvalMachine = setup({
   types: { context: {} as ApprovalContext, events: {} as ApprovalEvent },
-  actors: {
-    answer: fromPromise<ToolCallOutcome, { callId: string; approved: boolean }>(async () => {
-      throw new Error('answer is not provided');
-    }),
-  },
   actions: {
     rememberPrompt: assign((_, params: { callId: string; prompt: string }) => ({ callId: params.callId, prompt: params.prompt, approved: false, outcome: null })),
     rememberAnswer: assign((_, params: { approved: boolean }) => ({ approved: params.approved })),
     rememberOutcome: assign((_, params: { outcome: ToolCallOutcome }) => ({ outcome: params.outcome })),
-    rememberError: assign((_, params: { error: unknown }) => ({
-      outcome: { kind: 'failed', text: params.error instanceof Error ? params.error.message : String(params.error) } as const,
-    })),
+    rememberError: assign((_, params: { error: string }) => ({ outcome: { kind: 'failed', text: params.error } as const })),
   },
 }).createMachine({
   id: 'approval',
@@ -45,11 +45,9 @@ export const approvalMachine = setup({
       },
     },
     answering: {
-      invoke: {
-        src: 'answer',
-        input: ({ context }) => ({ callId: context.callId ?? '', approved: context.approved }),
-        onDone: { target: 'idle', actions: { type: 'rememberOutcome', params: ({ event }) => ({ outcome: event.output }) } },
-        onError: { target: 'idle', actions: { type: 'rememberError', params: ({ event }) => ({ error: event.error }) } },
+      on: {
+        SETTLED: { target: 'idle', actions: { type: 'rememberOutcome', params: ({ event }) => ({ outcome: event.outcome }) } },
+        FAILED: { target: 'idle', actions: { type: 'rememberError', params: ({ event }) => ({ error: event.error }) } },
       },
     },
   },

@@ -1,370 +1,419 @@
 /**
  * The confirmation machine without a DOM or a worker. The page sends the line itself; when the
- * worker answers `confirm` (the extension stopped at `ctx.ui.confirm`) the page sends OPENED. The
- * machine then answers the dialog through its `answer` actor, a fake here that records what it was
- * given and returns the protocol's LineOutcome values. Where a test must observe an in-between
- * state (committing, cancelling) the fake returns a promise the test settles itself, so nothing
- * depends on timing.
+ * worker answers with an `asked` outcome for a `confirm` request (the extension stopped at
+ * `ctx.ui.confirm`) the page sends OPENED. Confirm or Cancel moves the machine to `committing` or
+ * `cancelling`; the page sends the answer itself and then tells the machine how the resumed run
+ * ended (SETTLED) or that the answer never arrived (FAILED). The tests play the page's part by
+ * sending those events: the machine invokes nothing, so there is nothing to fake and nothing to
+ * wait for.
  */
-import { describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, waitFor, type SnapshotFrom } from 'xstate';
-import type { DeskChange, LineOutcome } from '../protocol/messages';
-import { confirmationMachine, type ConfirmationEvent, type ConfirmationStateName } from './confirmation';
+import { describe, expect, it } from 'vitest';
+import { createActor, type AnyActorRef, type InspectionEvent, type SnapshotFrom } from 'xstate';
+import { LineOutcomeSchema, type ConfirmAsked, type DeskChange, type LineOutcome, type RunEndKind } from '../protocol/messages';
+import { confirmationMachine, type ConfirmationContext, type ConfirmationEvent, type ConfirmationStateName } from './confirmation';
+import { isBusy, SETTLES_IN } from './confirmationStates';
 
 const SID = '0b1c2d3e-aaaa-4bbb-8ccc-ddddeeeeffff';
 const ROOT = `${SID}:root`;
 const RESERVE: DeskChange = { kind: 'reservation', action: 'reserve', id: 'basil-genovese', packets: 2 };
 
-type Confirm = Extract<LineOutcome, { kind: 'confirm' }>;
-type AnswerInput = { dialogId: string; confirmed: boolean };
 type Snap = SnapshotFrom<typeof confirmationMachine>;
+type Outcome<K extends RunEndKind> = Extract<LineOutcome, { kind: K }>;
 
-interface Deferred<T> {
-  promise: Promise<T>;
-  resolve: (value: T) => void;
-  reject: (error: unknown) => void;
-}
-
-function deferred<T>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
+/** Who ran the line and the seed desk entries around it: every outcome carries them. */
+const RAN = { by: 'shipped', deskEntries: { before: 3, after: 3 } } as const;
 
 /** The extension's dialog for `/seeds reserve basil-genovese 2`, as the worker reports it. */
-const dialog = (dialogId = 'dialog-1', text = ''): Confirm => ({
-  kind: 'confirm',
-  dialogId,
-  title: 'Reserve 2 basil-genovese?',
-  message: `This branch holds 0 of 8 basil-genovese packets (8 available). Decided on revision ${ROOT}.`,
+const dialog = (id = 'dialog-1', text = '', revision = ROOT): ConfirmAsked => ({
+  kind: 'asked',
+  request: {
+    kind: 'confirm',
+    id,
+    title: 'Reserve 2 basil-genovese?',
+    message: `This branch holds 0 of 8 basil-genovese packets (8 available). Decided on revision ${revision}.`,
+  },
   text,
+  revision,
+  ...RAN,
 });
 
-const COMMITTED: LineOutcome = {
+const COMMITTED: Outcome<'committed'> = {
   kind: 'committed',
   text: `basil-genovese: 6 available, 2 reserved\nrevision: ${SID}:c0ffee01`,
   change: RESERVE,
   revision: `${SID}:c0ffee01`,
+  by: 'shipped',
+  deskEntries: { before: 3, after: 4 },
 };
-const STALE: LineOutcome = {
+const STALE: Outcome<'refused'> = {
   kind: 'refused',
   code: 'stale-revision',
   text: `Refused (stale-revision): the branch moved on since revision ${ROOT}.`,
   change: RESERVE,
+  ...RAN,
 };
-const CANCELLED: LineOutcome = { kind: 'cancelled', text: `Cancelled: nothing was changed. The revision is still ${ROOT}.`, change: RESERVE };
-const STORAGE_FAILED: LineOutcome = { kind: 'failed', text: 'Storage failed, nothing was appended: The storage transaction was aborted. Writes are stopped until you reopen the session.' };
-const EXTENSION_ERROR: LineOutcome = { kind: 'error', text: 'Extension "command:seeds" error: Writes are stopped after a storage failure (aborted).' };
+const CANCELLED: Outcome<'cancelled'> = { kind: 'cancelled', text: `Cancelled: nothing was changed. The revision is still ${ROOT}.`, change: RESERVE, ...RAN };
+const STORAGE_FAILED: Outcome<'failed'> = {
+  kind: 'failed',
+  text: 'Storage failed, nothing was appended: The storage transaction was aborted. Writes are stopped until you reopen the session.',
+  ...RAN,
+};
+const EXTENSION_ERROR: Outcome<'error'> = { kind: 'error', text: 'Extension "command:seeds" error: Writes are stopped after a storage failure (aborted).', by: 'edited', deskEntries: { before: 3, after: 3 } };
+const NOTICE: Outcome<'notice'> = { kind: 'notice', text: 'The extension finished without saying what happened.', ...RAN };
 
 /**
- * A tiny fake worker behind the `answer` actor: each call is recorded, and answered by the test's
- * `answer` function (by default: Confirm commits, Cancel cancels, as the extension does).
+ * One outcome of each kind a run can end with. The mapped type makes a kind without an entry (or
+ * an entry of the wrong kind) a compile error, so this list grows with `RunEndKind`.
  */
-function harness(answer: (input: AnswerInput) => LineOutcome | Promise<LineOutcome> = ({ confirmed }) => (confirmed ? COMMITTED : CANCELLED)) {
-  const calls: AnswerInput[] = [];
-  const machine = confirmationMachine.provide({
-    actors: {
-      answer: fromPromise<LineOutcome, AnswerInput>(async ({ input }) => {
-        calls.push({ dialogId: input.dialogId, confirmed: input.confirmed });
-        return answer(input);
-      }),
-    },
-  });
-  const actor = createActor(machine);
-  actor.start();
-  const settle = (state: ConfirmationStateName): Promise<Snap> => waitFor(actor, (snapshot) => snapshot.value === state, { timeout: 2000 });
-  const open = (outcome: Confirm = dialog(), revision: string | null = ROOT): Snap => {
-    actor.send({ type: 'OPENED', outcome, revision });
-    return actor.getSnapshot();
-  };
-  return { actor, calls, settle, open };
-}
+const ONE_OF_EACH: { [K in RunEndKind]: Outcome<K> } = {
+  asked: dialog('dialog-2', 'The desk asks once more.', `${SID}:aaaa0002`),
+  committed: COMMITTED,
+  refused: STALE,
+  cancelled: CANCELLED,
+  failed: STORAGE_FAILED,
+  error: EXTENSION_ERROR,
+  answer: { kind: 'answer', text: `revision: ${ROOT}`, query: { revision: ROOT, rows: [] }, ...RAN },
+  said: { kind: 'said', text: 'Added your message as entry 12345678.', ...RAN },
+  usage: { kind: 'usage', text: 'Usage: /seeds query | reserve <id> <n> | release <id> <n> | agent on|off', ...RAN },
+  notice: NOTICE,
+};
+const KINDS = Object.keys(ONE_OF_EACH) as RunEndKind[];
 
-const EMPTY_CONTEXT = { dialogId: null, title: '', message: '', revision: null, said: '', change: null, result: '', code: null };
+const EMPTY_CONTEXT: ConfirmationContext = { requestId: null, title: '', message: '', revision: null, said: '', change: null, result: '', code: null };
 const CONFIRM: ConfirmationEvent = { type: 'CONFIRM' };
 const CANCEL: ConfirmationEvent = { type: 'CANCEL' };
 const DISMISS: ConfirmationEvent = { type: 'DISMISS' };
-const opened = (outcome: Confirm = dialog('dialog-9'), revision: string | null = ROOT): ConfirmationEvent => ({ type: 'OPENED', outcome, revision });
+const opened = (outcome: ConfirmAsked = dialog('dialog-9')): ConfirmationEvent => ({ type: 'OPENED', outcome });
+const settled = (outcome: LineOutcome): ConfirmationEvent => ({ type: 'SETTLED', outcome });
+const failedWith = (error: string): ConfirmationEvent => ({ type: 'FAILED', error });
+
+/** Every event the machine knows, for checking what a state refuses. */
+const EVERY_EVENT: ConfirmationEvent[] = [opened(), CONFIRM, CANCEL, settled(COMMITTED), failedWith('lost'), DISMISS];
+
+/** A started actor; `open` plays the page receiving the extension's dialog. */
+function harness() {
+  const actor = createActor(confirmationMachine);
+  actor.start();
+  const open = (outcome: ConfirmAsked = dialog()): Snap => {
+    actor.send(opened(outcome));
+    return actor.getSnapshot();
+  };
+  const send = (...events: ConfirmationEvent[]): Snap => {
+    for (const event of events) actor.send(event);
+    return actor.getSnapshot();
+  };
+  return { actor, open, send };
+}
+
+/** Asserts a snapshot refuses exactly the events not in `accepted`, and that sending them changes nothing. */
+function expectOnlyAccepts(actor: ReturnType<typeof harness>['actor'], accepted: ConfirmationEvent['type'][]): void {
+  const before = actor.getSnapshot();
+  for (const event of EVERY_EVENT) expect(before.can(event), `${String(before.value)} on ${event.type}`).toBe(accepted.includes(event.type));
+  for (const event of EVERY_EVENT.filter((candidate) => !accepted.includes(candidate.type))) actor.send(event);
+  const after = actor.getSnapshot();
+  expect(after.value).toBe(before.value);
+  expect(after.context).toEqual(before.context);
+}
 
 describe('confirmation machine: idle and opening', () => {
-  it('starts idle with an empty context; CONFIRM and CANCEL are refused there and answer nothing', () => {
-    const { actor, calls } = harness();
+  it('starts idle with an empty context, not busy; only OPENED and DISMISS are accepted there', () => {
+    const { actor } = harness();
     const snapshot = actor.getSnapshot();
     expect(snapshot.value).toBe('idle');
     expect(snapshot.context).toEqual(EMPTY_CONTEXT);
-    expect(snapshot.can(CONFIRM)).toBe(false);
-    expect(snapshot.can(CANCEL)).toBe(false);
-    expect(snapshot.can(opened())).toBe(true);
-    actor.send(CONFIRM);
-    actor.send(CANCEL);
-    expect(actor.getSnapshot().value).toBe('idle');
-    expect(calls).toEqual([]);
+    expect(snapshot.hasTag('busy')).toBe(false);
+    expectOnlyAccepts(actor, ['OPENED', 'DISMISS']);
+    expect(actor.getSnapshot().context).toEqual(EMPTY_CONTEXT);
   });
 
-  it('idle → open on OPENED: the context holds the dialog id, title, message, what the extension said and the revision the page saw; nothing is answered yet', () => {
-    const { calls, open } = harness();
-    const snapshot = open(dialog('dialog-1', 'Checking the desk first.'), `${SID}:aaaa0001`);
+  it('DISMISS in idle stays idle with the empty context', () => {
+    const { send } = harness();
+    const snapshot = send(DISMISS);
+    expect(snapshot.value).toBe('idle');
+    expect(snapshot.context).toEqual(EMPTY_CONTEXT);
+  });
+
+  it('idle → open on OPENED: the context takes the request id, title, message, what the extension said and the revision from the outcome; open is busy', () => {
+    const { open } = harness();
+    const snapshot = open(dialog('dialog-1', 'Checking the desk first.', `${SID}:aaaa0001`));
     expect(snapshot.value).toBe('open');
     expect(snapshot.context).toEqual({
-      dialogId: 'dialog-1',
+      requestId: 'dialog-1',
       title: 'Reserve 2 basil-genovese?',
-      message: `This branch holds 0 of 8 basil-genovese packets (8 available). Decided on revision ${ROOT}.`,
+      message: `This branch holds 0 of 8 basil-genovese packets (8 available). Decided on revision ${SID}:aaaa0001.`,
       revision: `${SID}:aaaa0001`,
       said: 'Checking the desk first.',
       change: null,
       result: '',
       code: null,
     });
-    expect(snapshot.can(CONFIRM)).toBe(true);
-    expect(snapshot.can(CANCEL)).toBe(true);
-    expect(calls).toEqual([]);
+    expect(snapshot.hasTag('busy')).toBe(true);
   });
 
-  it('opens with a null revision when the page had no view yet', () => {
-    const { open } = harness();
-    expect(open(dialog(), null).context.revision).toBeNull();
-  });
-
-  it('open refuses OPENED and DISMISS: another dialog cannot replace the open one, and it cannot be dismissed unanswered', () => {
-    const { actor, calls, open } = harness();
-    const snapshot = open(dialog('dialog-1'));
-    expect(snapshot.can(opened(dialog('dialog-2')))).toBe(false);
-    expect(snapshot.can(DISMISS)).toBe(false);
-    actor.send(opened(dialog('dialog-2')));
-    actor.send(DISMISS);
+  it('open accepts only CONFIRM and CANCEL: another dialog cannot replace it, it cannot be dismissed unanswered, and no outcome settles it before an answer', () => {
+    const { actor, open } = harness();
+    open(dialog('dialog-1'));
+    expectOnlyAccepts(actor, ['CONFIRM', 'CANCEL']);
     expect(actor.getSnapshot().value).toBe('open');
-    expect(actor.getSnapshot().context.dialogId).toBe('dialog-1');
-    expect(calls).toEqual([]);
+    expect(actor.getSnapshot().context.requestId).toBe('dialog-1');
   });
 });
 
 describe('confirmation machine: Confirm', () => {
-  it('open → committing → committed: one answer with confirmed=true for the open dialog, then the extension’s text and change', async () => {
-    const pending = deferred<LineOutcome>();
-    const { actor, calls, settle, open } = harness(() => pending.promise);
-    open(dialog('dialog-1'), `${SID}:aaaa0001`);
-    actor.send(CONFIRM);
-    expect(actor.getSnapshot().value).toBe('committing');
-    await waitForCalls(calls, 1);
-    expect(calls).toEqual([{ dialogId: 'dialog-1', confirmed: true }]);
-    pending.resolve(COMMITTED);
-    const committed = await settle('committed');
-    expect(committed.context).toMatchObject({
-      dialogId: null,
-      result: COMMITTED.text,
-      change: RESERVE,
-      code: null,
-      // What the dialog asked stays readable beside the outcome.
-      title: 'Reserve 2 basil-genovese?',
-      revision: `${SID}:aaaa0001`,
-    });
-    expect(calls).toHaveLength(1);
-  });
-
-  it('committing refuses CONFIRM, CANCEL, DISMISS and OPENED; CONFIRM sent twice answers exactly once', async () => {
-    const pending = deferred<LineOutcome>();
-    const { actor, calls, settle, open } = harness(() => pending.promise);
-    open();
-    actor.send(CONFIRM);
-    actor.send(CONFIRM);
-    const committing = actor.getSnapshot();
+  it('open → committing → committed: busy while the answer is out, then the extension’s text and change; what the dialog asked stays readable', () => {
+    const { open, send } = harness();
+    open(dialog('dialog-1', '', `${SID}:aaaa0001`));
+    const committing = send(CONFIRM);
     expect(committing.value).toBe('committing');
-    for (const event of [CONFIRM, CANCEL, DISMISS, opened()]) expect(committing.can(event), event.type).toBe(false);
-    actor.send(CANCEL);
-    actor.send(DISMISS);
-    actor.send(opened());
+    expect(committing.hasTag('busy')).toBe(true);
+    // The answer is out: the request id stays until the run has ended.
+    expect(committing.context.requestId).toBe('dialog-1');
+    const committed = send(settled(COMMITTED));
+    expect(committed.value).toBe('committed');
+    expect(committed.hasTag('busy')).toBe(false);
+    expect(committed.context).toEqual({
+      requestId: null,
+      title: 'Reserve 2 basil-genovese?',
+      message: `This branch holds 0 of 8 basil-genovese packets (8 available). Decided on revision ${SID}:aaaa0001.`,
+      revision: `${SID}:aaaa0001`,
+      said: '',
+      change: RESERVE,
+      result: COMMITTED.text,
+      code: null,
+    });
+  });
+
+  it('committing accepts only SETTLED and FAILED: a second CONFIRM, a CANCEL, a DISMISS or another OPENED change nothing', () => {
+    const { actor, open, send } = harness();
+    open(dialog('dialog-1'));
+    send(CONFIRM, CONFIRM);
     expect(actor.getSnapshot().value).toBe('committing');
-    expect(actor.getSnapshot().context.dialogId).toBe('dialog-1');
-    pending.resolve(COMMITTED);
-    await settle('committed');
-    expect(calls).toEqual([{ dialogId: 'dialog-1', confirmed: true }]);
+    expectOnlyAccepts(actor, ['SETTLED', 'FAILED']);
+    expect(actor.getSnapshot().context.requestId).toBe('dialog-1');
+    expect(send(settled(COMMITTED)).value).toBe('committed');
   });
 
-  it('committing → refused on a stale-revision outcome: the code, the text and the change the extension reported', async () => {
-    const { actor, calls, settle, open } = harness(() => STALE);
+  it('committing → refused on a stale-revision outcome: the code, the text and the change the extension reported', () => {
+    const { open, send } = harness();
     open();
-    actor.send(CONFIRM);
-    const refused = await settle('refused');
-    expect(refused.context).toMatchObject({ code: 'stale-revision', result: STALE.text, change: RESERVE, dialogId: null });
-    expect(calls).toEqual([{ dialogId: 'dialog-1', confirmed: true }]);
+    const refused = send(CONFIRM, settled(STALE));
+    expect(refused.value).toBe('refused');
+    expect(refused.context).toMatchObject({ code: 'stale-revision', result: STALE.text, change: RESERVE, requestId: null });
   });
 
-  it('committing → refused keeps a null change when the extension reported none', async () => {
+  it('committing → refused keeps a null change when the extension reported none', () => {
     const text = 'Refused (corrupt-state): entry bad00001 holds 99 of 8.';
-    const { actor, settle, open } = harness(() => ({ kind: 'refused', code: 'corrupt-state', text, change: null }));
+    const { open, send } = harness();
     open();
-    actor.send(CONFIRM);
-    const refused = await settle('refused');
+    const refused = send(CONFIRM, settled({ kind: 'refused', code: 'corrupt-state', text, change: null, ...RAN }));
+    expect(refused.value).toBe('refused');
     expect(refused.context).toMatchObject({ code: 'corrupt-state', result: text, change: null });
   });
 
   it.each([
     { name: 'a failed outcome (storage)', outcome: STORAGE_FAILED },
     { name: 'an extension error', outcome: EXTENSION_ERROR },
-  ])('committing → failed on $name, with its text and no code', async ({ outcome }) => {
-    const { actor, settle, open } = harness(() => outcome);
+  ])('committing → failed on $name, with its text and neither code nor change', ({ outcome }) => {
+    const { open, send } = harness();
     open();
-    actor.send(CONFIRM);
-    const failed = await settle('failed');
-    expect(failed.context).toMatchObject({ result: outcome.text, code: null, change: null, dialogId: null });
+    const failed = send(CONFIRM, settled(outcome));
+    expect(failed.value).toBe('failed');
+    expect(failed.context).toMatchObject({ result: outcome.text, code: null, change: null, requestId: null });
   });
 
-  it('committing → failed when the answer actor throws, with the error in the result', async () => {
-    const { actor, calls, settle, open } = harness(() => {
-      throw new Error('the worker crashed');
-    });
+  it('committing → failed on FAILED (the answer never arrived), with the error in the result', () => {
+    const { open, send } = harness();
     open();
-    actor.send(CONFIRM);
-    const failed = await settle('failed');
-    expect(failed.context).toMatchObject({ result: 'Failed: the worker crashed', code: null, dialogId: null });
-    expect(calls).toHaveLength(1);
+    const failed = send(CONFIRM, failedWith('the worker crashed'));
+    expect(failed.value).toBe('failed');
+    expect(failed.hasTag('busy')).toBe(false);
+    expect(failed.context).toMatchObject({ result: 'Failed: the worker crashed', code: null, change: null, requestId: null, title: 'Reserve 2 basil-genovese?' });
   });
 
-  it('committing → failed when the page never provided the answer actor', async () => {
-    const actor = createActor(confirmationMachine);
-    actor.start();
-    actor.send(opened(dialog('dialog-1')));
-    actor.send(CONFIRM);
-    const failed = await waitFor(actor, (snapshot) => snapshot.value === 'failed', { timeout: 2000 });
-    expect(failed.context.result).toBe('Failed: answer is not provided');
-  });
-
-  it.each([
-    { kind: 'notice', text: 'The extension finished without saying what happened.' },
-    { kind: 'usage', text: 'Usage: /seeds query | reserve <id> <n> | release <id> <n> | agent on|off' },
-    { kind: 'said', text: 'Added your message as entry 12345678.' },
-    { kind: 'answer', text: `revision: ${ROOT}`, query: { revision: ROOT, rows: [] } },
-  ] satisfies LineOutcome[])('committing → answered on a $kind outcome, with its text and neither code nor change', async (outcome) => {
-    const { actor, settle, open } = harness(() => outcome);
+  it.each([ONE_OF_EACH.notice, ONE_OF_EACH.usage, ONE_OF_EACH.said, ONE_OF_EACH.answer])('committing → answered on a $kind outcome, with its text and neither code nor change', (outcome) => {
+    const { open, send } = harness();
     open();
-    actor.send(CONFIRM);
-    const answered = await settle('answered');
-    expect(answered.context).toMatchObject({ result: outcome.text, code: null, change: null, dialogId: null });
+    const answered = send(CONFIRM, settled(outcome));
+    expect(answered.value).toBe('answered');
+    expect(answered.context).toMatchObject({ result: outcome.text, code: null, change: null, requestId: null });
   });
 
-  it('an answer that is another confirm re-opens the dialog with the new id, title and words, keeping the revision the page saw; the next Confirm answers the new id', async () => {
-    const second: Confirm = { kind: 'confirm', dialogId: 'dialog-2', title: 'Really reserve?', message: 'Second thoughts.', text: 'The desk asks once more.' };
-    const { actor, calls, settle, open } = harness(({ dialogId }) => (dialogId === 'dialog-1' ? second : COMMITTED));
-    open(dialog('dialog-1'), `${SID}:aaaa0001`);
-    actor.send(CONFIRM);
-    const reopened = await settle('open');
+  it('an outcome that asks for another confirmation reopens the dialog with the new id, title, words and revision; the next Confirm settles on the next outcome', () => {
+    const second: ConfirmAsked = {
+      kind: 'asked',
+      request: { kind: 'confirm', id: 'dialog-2', title: 'Really reserve?', message: 'Second thoughts.' },
+      text: 'The desk asks once more.',
+      revision: `${SID}:aaaa0002`,
+      ...RAN,
+    };
+    const { open, send } = harness();
+    open(dialog('dialog-1', 'First words.', `${SID}:aaaa0001`));
+    const reopened = send(CONFIRM, settled(second));
+    expect(reopened.value).toBe('open');
+    expect(reopened.hasTag('busy')).toBe(true);
+    // Fresh: nothing of the first dialog (what it said, its revision) is left.
     expect(reopened.context).toEqual({
-      dialogId: 'dialog-2',
+      requestId: 'dialog-2',
       title: 'Really reserve?',
       message: 'Second thoughts.',
-      revision: `${SID}:aaaa0001`,
+      revision: `${SID}:aaaa0002`,
       said: 'The desk asks once more.',
       change: null,
       result: '',
       code: null,
     });
     expect(reopened.can(CONFIRM)).toBe(true);
-    actor.send(CONFIRM);
-    const committed = await settle('committed');
+    const committing = send(CONFIRM);
+    expect(committing.value).toBe('committing');
+    expect(committing.context.requestId).toBe('dialog-2');
+    const committed = send(settled(COMMITTED));
+    expect(committed.value).toBe('committed');
     expect(committed.context.result).toBe(COMMITTED.text);
-    expect(calls).toEqual([
-      { dialogId: 'dialog-1', confirmed: true },
-      { dialogId: 'dialog-2', confirmed: true },
-    ]);
+  });
+
+  it('an outcome that asks something other than a confirmation (a select) does not reopen this dialog: it settles answered with its text', () => {
+    const select: LineOutcome = {
+      kind: 'asked',
+      request: { kind: 'select', id: 'select-1', title: 'Which seed?', options: ['basil-genovese', 'thyme'] },
+      text: 'Pick one.',
+      revision: ROOT,
+      ...RAN,
+    };
+    const { open, send } = harness();
+    open(dialog('dialog-1'));
+    const answered = send(CONFIRM, settled(select));
+    expect(answered.value).toBe('answered');
+    expect(answered.context).toMatchObject({ requestId: null, result: 'Pick one.', code: null, change: null, title: 'Reserve 2 basil-genovese?' });
   });
 });
 
 describe('confirmation machine: Cancel', () => {
-  it('open → cancelling → cancelled: one answer with confirmed=false, then the extension’s own text and the change it reported', async () => {
-    const pending = deferred<LineOutcome>();
-    const { actor, calls, settle, open } = harness(() => pending.promise);
+  it('open → cancelling → cancelled: busy meanwhile, Cancel is an answer too (nothing else is accepted), then the extension’s own text and change', () => {
+    const { actor, open, send } = harness();
     open(dialog('dialog-1'));
-    actor.send(CANCEL);
-    const cancelling = actor.getSnapshot();
+    const cancelling = send(CANCEL);
     expect(cancelling.value).toBe('cancelling');
-    // Cancel is an answer too: a late Confirm (or a second Cancel) cannot answer the dialog again.
-    for (const event of [CONFIRM, CANCEL, DISMISS, opened()]) expect(cancelling.can(event), event.type).toBe(false);
-    actor.send(CONFIRM);
-    actor.send(CANCEL);
-    expect(actor.getSnapshot().value).toBe('cancelling');
-    await waitForCalls(calls, 1);
-    pending.resolve(CANCELLED);
-    const cancelled = await settle('cancelled');
-    expect(cancelled.context).toMatchObject({ result: CANCELLED.text, change: RESERVE, code: null, dialogId: null });
-    expect(cancelled.can(CONFIRM)).toBe(false);
-    actor.send(CONFIRM);
-    expect(actor.getSnapshot().value).toBe('cancelled');
-    expect(calls).toEqual([{ dialogId: 'dialog-1', confirmed: false }]);
+    expect(cancelling.hasTag('busy')).toBe(true);
+    expect(cancelling.context.requestId).toBe('dialog-1');
+    // A late Confirm (or a second Cancel) cannot answer the dialog again.
+    expectOnlyAccepts(actor, ['SETTLED', 'FAILED']);
+    const cancelled = send(settled(CANCELLED));
+    expect(cancelled.value).toBe('cancelled');
+    expect(cancelled.hasTag('busy')).toBe(false);
+    expect(cancelled.context).toMatchObject({ result: CANCELLED.text, change: RESERVE, code: null, requestId: null });
+    expect(send(CONFIRM).value).toBe('cancelled');
   });
 
-  it('cancelling settles on what the run ended with, not on the button: a failed answer is failed', async () => {
-    const { actor, calls, settle, open } = harness(() => STORAGE_FAILED);
-    open();
-    actor.send(CANCEL);
-    const failed = await settle('failed');
+  it('cancelling settles on what the run ended with, not on the button: a failed outcome is failed, a committed one committed', () => {
+    const first = harness();
+    first.open();
+    const failed = first.send(CANCEL, settled(STORAGE_FAILED));
+    expect(failed.value).toBe('failed');
     expect(failed.context.result).toBe(STORAGE_FAILED.text);
-    expect(calls).toEqual([{ dialogId: 'dialog-1', confirmed: false }]);
+
+    const second = harness();
+    second.open();
+    const committed = second.send(CANCEL, settled(COMMITTED));
+    expect(committed.value).toBe('committed');
+    expect(committed.context).toMatchObject({ result: COMMITTED.text, change: RESERVE });
   });
 
-  it('cancelling → failed when the answer actor throws', async () => {
-    const { actor, settle, open } = harness(() => Promise.reject(new Error('That dialog is no longer open')));
+  it('cancelling → failed on FAILED, with the error in the result', () => {
+    const { open, send } = harness();
     open();
-    actor.send(CANCEL);
-    const failed = await settle('failed');
-    expect(failed.context.result).toBe('Failed: That dialog is no longer open');
+    const failed = send(CANCEL, failedWith('That dialog is no longer open'));
+    expect(failed.value).toBe('failed');
+    expect(failed.context).toMatchObject({ result: 'Failed: That dialog is no longer open', requestId: null, code: null });
   });
 
-  it('cancelling → open when the extension asks again after the Cancel', async () => {
-    const again: Confirm = { kind: 'confirm', dialogId: 'dialog-2', title: 'Discard the draft?', message: 'Nothing was written yet.', text: '' };
-    const { actor, calls, settle, open } = harness(({ dialogId }) => (dialogId === 'dialog-1' ? again : CANCELLED));
+  it('cancelling → open when the extension asks again after the Cancel; the next Cancel settles cancelled', () => {
+    const again: ConfirmAsked = {
+      kind: 'asked',
+      request: { kind: 'confirm', id: 'dialog-2', title: 'Discard the draft?', message: 'Nothing was written yet.' },
+      text: '',
+      revision: ROOT,
+      ...RAN,
+    };
+    const { open, send } = harness();
     open(dialog('dialog-1'));
-    actor.send(CANCEL);
-    const reopened = await settle('open');
-    expect(reopened.context).toMatchObject({ dialogId: 'dialog-2', title: 'Discard the draft?', message: 'Nothing was written yet.' });
-    actor.send(CANCEL);
-    await settle('cancelled');
-    expect(calls).toEqual([
-      { dialogId: 'dialog-1', confirmed: false },
-      { dialogId: 'dialog-2', confirmed: false },
-    ]);
+    const reopened = send(CANCEL, settled(again));
+    expect(reopened.value).toBe('open');
+    expect(reopened.context).toMatchObject({ requestId: 'dialog-2', title: 'Discard the draft?', message: 'Nothing was written yet.', said: '' });
+    const cancelling = send(CANCEL);
+    expect(cancelling.value).toBe('cancelling');
+    expect(cancelling.context.requestId).toBe('dialog-2');
+    expect(send(settled(CANCELLED)).value).toBe('cancelled');
+  });
+});
+
+describe('confirmation machine: where each kind of run end lands (SETTLES_IN)', () => {
+  it('the fixtures are real protocol outcomes, one of each kind', () => {
+    for (const kind of KINDS) {
+      expect(ONE_OF_EACH[kind].kind).toBe(kind);
+      expect(LineOutcomeSchema.safeParse(ONE_OF_EACH[kind]).success, kind).toBe(true);
+    }
+    expect(KINDS.toSorted()).toEqual(Object.keys(SETTLES_IN).toSorted());
+  });
+
+  const cases = KINDS.flatMap((kind) => (['CONFIRM', 'CANCEL'] as const).map((answer) => ({ kind, answer, state: SETTLES_IN[kind] })));
+
+  it.each(cases)('$answer, then a $kind outcome → $state', ({ kind, answer, state }) => {
+    const { open, send } = harness();
+    open(dialog('dialog-1'));
+    const outcome = ONE_OF_EACH[kind];
+    const snapshot = send({ type: answer }, settled(outcome));
+    expect(snapshot.value).toBe(state);
+    expect(snapshot.hasTag('busy')).toBe(isBusy(state));
+    if (state === 'open') {
+      // Asked again: the dialog is the new one, nothing is remembered as a result.
+      expect(snapshot.context).toMatchObject({ requestId: 'dialog-2', said: outcome.text, result: '' });
+    } else {
+      expect(snapshot.context).toMatchObject({ requestId: null, result: outcome.text, code: outcome.kind === 'refused' ? outcome.code : null });
+    }
   });
 });
 
 describe('confirmation machine: settled states', () => {
-  const cases: { state: ConfirmationStateName; event: 'CONFIRM' | 'CANCEL'; outcome: LineOutcome }[] = [
-    { state: 'committed', event: 'CONFIRM', outcome: COMMITTED },
-    { state: 'refused', event: 'CONFIRM', outcome: STALE },
-    { state: 'cancelled', event: 'CANCEL', outcome: CANCELLED },
-    { state: 'answered', event: 'CONFIRM', outcome: { kind: 'notice', text: 'Done, somehow.' } },
-    { state: 'failed', event: 'CONFIRM', outcome: EXTENSION_ERROR },
+  const cases: { state: ConfirmationStateName; answer: 'CONFIRM' | 'CANCEL'; outcome: LineOutcome | null }[] = [
+    { state: 'committed', answer: 'CONFIRM', outcome: COMMITTED },
+    { state: 'refused', answer: 'CONFIRM', outcome: STALE },
+    { state: 'cancelled', answer: 'CANCEL', outcome: CANCELLED },
+    { state: 'answered', answer: 'CONFIRM', outcome: NOTICE },
+    { state: 'failed', answer: 'CONFIRM', outcome: EXTENSION_ERROR },
+    // Reached through FAILED rather than an outcome.
+    { state: 'failed', answer: 'CANCEL', outcome: null },
   ];
 
-  it.each(cases)('$state accepts OPENED (→ open, fresh context) and DISMISS (→ idle), and nothing else', async ({ state, event, outcome }) => {
-    // First run: reach the settled state, then DISMISS.
-    const first = harness(() => outcome);
-    first.open();
-    first.actor.send({ type: event });
-    const settled = await first.settle(state);
-    expect(settled.can(DISMISS)).toBe(true);
-    expect(settled.can(opened())).toBe(true);
-    expect(settled.can(CONFIRM)).toBe(false);
-    expect(settled.can(CANCEL)).toBe(false);
-    first.actor.send(CONFIRM);
-    first.actor.send(CANCEL);
-    expect(first.actor.getSnapshot().value).toBe(state);
-    expect(first.calls).toHaveLength(1);
-    first.actor.send(DISMISS);
-    expect(first.actor.getSnapshot().value).toBe('idle');
+  /** A fresh actor brought to `state` the way the case says. */
+  function reach({ state, answer, outcome }: (typeof cases)[number]) {
+    const run = harness();
+    run.open();
+    const snapshot = run.send({ type: answer }, outcome ? settled(outcome) : failedWith('gone'));
+    expect(snapshot.value).toBe(state);
+    return run;
+  }
 
-    // Second run: reach it again, then the extension opens the next dialog straight away.
-    const second = harness(() => outcome);
-    second.open();
-    second.actor.send({ type: event });
-    await second.settle(state);
-    const next: Confirm = { kind: 'confirm', dialogId: 'dialog-7', title: 'Switch the agent on?', message: 'The agent may then reserve.', text: '' };
-    const reopened = second.open(next, `${SID}:bbbb0002`);
+  it.each(cases)('$state (after $answer) is not busy and accepts only OPENED and DISMISS; DISMISS → idle', (settledCase) => {
+    const { actor, send } = reach(settledCase);
+    expect(actor.getSnapshot().hasTag('busy')).toBe(false);
+    expectOnlyAccepts(actor, ['OPENED', 'DISMISS']);
+    expect(actor.getSnapshot().value).toBe(settledCase.state);
+    expect(send(DISMISS).value).toBe('idle');
+  });
+
+  it.each(cases)('$state (after $answer) → open on the next OPENED, with a context of the new dialog only', (settledCase) => {
+    const { open } = reach(settledCase);
+    const next: ConfirmAsked = {
+      kind: 'asked',
+      request: { kind: 'confirm', id: 'dialog-7', title: 'Switch the agent on?', message: 'The agent may then reserve.' },
+      text: '',
+      revision: `${SID}:bbbb0002`,
+      ...RAN,
+    };
+    const reopened = open(next);
     expect(reopened.value).toBe('open');
     expect(reopened.context).toEqual({
-      dialogId: 'dialog-7',
+      requestId: 'dialog-7',
       title: 'Switch the agent on?',
       message: 'The agent may then reserve.',
       revision: `${SID}:bbbb0002`,
@@ -373,11 +422,42 @@ describe('confirmation machine: settled states', () => {
       result: '',
       code: null,
     });
-    expect(second.calls).toHaveLength(1);
   });
 });
 
-/** Waits until a fake has been called `count` times (the actor starts its promise asynchronously). */
-async function waitForCalls(calls: readonly unknown[], count: number): Promise<void> {
-  await vi.waitFor(() => expect(calls.length).toBe(count), { timeout: 2000, interval: 1 });
-}
+describe('confirmation machine: sends nothing itself', () => {
+  it('has no actors to provide, and no state invokes an actor or waits on a timer', () => {
+    expect(confirmationMachine.implementations.actors).toEqual({});
+    for (const [name, node] of Object.entries(confirmationMachine.root.states)) {
+      expect(node.invoke, name).toEqual([]);
+      expect(node.after, name).toEqual([]);
+    }
+  });
+
+  it('through a whole dialog (asked again, failed, reopened, committed) the only actor is the machine, every event it receives is one the page sent, and it sends none', () => {
+    const inspected: InspectionEvent[] = [];
+    const actor = createActor(confirmationMachine, { inspect: (event) => inspected.push(event) });
+    actor.start();
+    const sent: ConfirmationEvent[] = [opened(dialog('dialog-1')), CONFIRM, settled(ONE_OF_EACH.asked), CANCEL, failedWith('lost'), opened(dialog('dialog-3')), CONFIRM, settled(COMMITTED)];
+    const states: string[] = [];
+    for (const event of sent) {
+      actor.send(event);
+      const snapshot = actor.getSnapshot();
+      states.push(String(snapshot.value));
+      // Nothing is spawned while the answer is out.
+      expect(Object.keys(snapshot.children)).toEqual([]);
+    }
+    expect(states).toEqual(['open', 'committing', 'open', 'cancelling', 'failed', 'open', 'committing', 'committed']);
+
+    const actors: AnyActorRef[] = inspected.flatMap((event) => (event.type === '@xstate.actor' ? [event.actorRef as AnyActorRef] : []));
+    expect(actors).toEqual([actor]);
+    const received = inspected.flatMap((event) => (event.type === '@xstate.event' ? [event] : []));
+    for (const event of received) {
+      expect(event.actorRef).toBe(actor);
+      expect(event.sourceRef).toBeUndefined();
+    }
+    expect(received.map((event) => event.event.type)).toEqual(['xstate.init', ...sent.map((event) => event.type)]);
+    // Only assignments run (XState reports no action for them): no sendTo, raise, emit or spawn, which it would report.
+    expect(inspected.filter((event) => event.type === '@xstate.action')).toEqual([]);
+  });
+});

@@ -1,48 +1,47 @@
-import { assign, fromPromise, setup } from 'xstate';
-import type { LineOutcome } from '../protocol/messages';
-import { CONFIRMATION_INITIAL, confirmationStates, type Answered, type ConfirmationContext, type ConfirmationEvent } from './confirmationStates';
+import { assign, setup } from 'xstate';
+import { CONFIRMATION_INITIAL, confirmationStates, SETTLES_IN, type ConfirmationContext, type ConfirmationEvent, type Settled } from './confirmationStates';
 
 export type { ConfirmationContext, ConfirmationEvent, ConfirmationStateName } from './confirmationStates';
 
 /**
  * The extension's `ctx.ui.confirm` as the page lives it (see `confirmationStates.ts`, where its
  * states are, as plain data the first screen reads without XState): the guards and actions its
- * transitions name, and the `answer` actor the page provides.
+ * transitions name. It invokes nothing: the command line answers and reports back with events.
  */
-const EMPTY: ConfirmationContext = { dialogId: null, title: '', message: '', revision: null, said: '', change: null, result: '', code: null };
+const EMPTY: ConfirmationContext = { requestId: null, title: '', message: '', revision: null, said: '', change: null, result: '', code: null };
+
+/** A guard: the run ended in a way `SETTLES_IN` places in `state`. */
+const endsIn =
+  (state: (typeof SETTLES_IN)[keyof typeof SETTLES_IN]) =>
+  (_: unknown, { outcome }: Settled): boolean =>
+    SETTLES_IN[outcome.kind] === state;
 
 export const confirmationMachine = setup({
   types: {
     context: {} as ConfirmationContext,
     events: {} as ConfirmationEvent,
   },
-  actors: {
-    // Supplied by the page (and by tests) through `.provide()`.
-    answer: fromPromise<LineOutcome, { dialogId: string; confirmed: boolean }>(async () => {
-      throw new Error('answer is not provided');
-    }),
-  },
   guards: {
     // Each guard is a question about how the run ended, as the diagram shows it.
-    askedAgain: (_, { outcome }: Answered) => outcome.kind === 'confirm',
-    wasCommitted: (_, { outcome }: Answered) => outcome.kind === 'committed',
-    wasRefused: (_, { outcome }: Answered) => outcome.kind === 'refused',
-    wasCancelled: (_, { outcome }: Answered) => outcome.kind === 'cancelled',
-    didFail: (_, { outcome }: Answered) => outcome.kind === 'failed' || outcome.kind === 'error',
+    askedAgain: (_, { outcome }: Settled) => outcome.kind === 'asked' && outcome.request.kind === 'confirm',
+    wasCommitted: endsIn('committed'),
+    wasRefused: endsIn('refused'),
+    wasCancelled: endsIn('cancelled'),
+    didFail: endsIn('failed'),
   },
   actions: {
-    openDialog: assign(({ context }, { outcome, revision }: Answered) =>
-      outcome.kind === 'confirm'
-        ? { ...EMPTY, dialogId: outcome.dialogId, title: outcome.title, message: outcome.message, said: outcome.text, revision: revision === undefined ? context.revision : revision }
+    openDialog: assign((_, { outcome }: Settled) =>
+      outcome.kind === 'asked' && outcome.request.kind === 'confirm'
+        ? { ...EMPTY, requestId: outcome.request.id, title: outcome.request.title, message: outcome.request.message, said: outcome.text, revision: outcome.revision }
         : {},
     ),
-    rememberEnd: assign((_, { outcome }: Answered) => ({
-      dialogId: null,
+    rememberEnd: assign((_, { outcome }: Settled) => ({
+      requestId: null,
       result: outcome.text,
       code: outcome.kind === 'refused' ? outcome.code : null,
       change: outcome.kind === 'refused' || outcome.kind === 'cancelled' || outcome.kind === 'committed' ? outcome.change : null,
     })),
-    rememberError: assign((_, { error }: { error: unknown }) => ({ dialogId: null, result: `Failed: ${error instanceof Error ? error.message : String(error)}`, code: null })),
+    rememberError: assign((_, { error }: { error: string }) => ({ requestId: null, result: `Failed: ${error}`, code: null })),
   },
 }).createMachine({
   id: 'confirmation',

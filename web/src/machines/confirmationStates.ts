@@ -1,4 +1,4 @@
-import type { DeskChange, LineOutcome } from '../protocol/messages';
+import type { ConfirmAsked, DeskChange, LineOutcome, RunEndKind } from '../protocol/messages';
 
 /**
  * The confirmation machine's states, as plain data: no XState here. The machine (`confirmation.ts`)
@@ -8,14 +8,15 @@ import type { DeskChange, LineOutcome } from '../protocol/messages';
  *
  * The extension's `ctx.ui.confirm` as the page lives it: the extension has stopped at its
  * `await`, the dialog is open, and anything else may happen in the page meanwhile (that window is
- * what the race demo shows). Confirm or Cancel is one `answerDialog` request; the extension then
- * runs on from its `await`, and the machine settles on how that run ended.
+ * what the race demo shows). Confirm or Cancel moves the machine to `committing` or `cancelling`;
+ * the command line sends the answer (one `answerUi` request) and tells the machine how the run
+ * ended (`SETTLED`), and the machine settles there. The machine sends nothing itself.
  */
 export interface ConfirmationContext {
-  dialogId: string | null;
+  requestId: string | null;
   title: string;
   message: string;
-  /** The branch's revision when the extension asked (the view's, as the page saw it then). */
+  /** The branch's revision when the extension asked (the worker's, in the outcome that opened the dialog). */
   revision: string | null;
   /** What the extension said when it opened the dialog (usually nothing). */
   said: string;
@@ -27,54 +28,83 @@ export interface ConfirmationContext {
 }
 
 export type ConfirmationEvent =
-  | { type: 'OPENED'; outcome: Extract<LineOutcome, { kind: 'confirm' }>; revision: string | null }
+  | { type: 'OPENED'; outcome: ConfirmAsked }
   | { type: 'CONFIRM' }
   | { type: 'CANCEL' }
+  /** How the run the answer resumed ended (it may have asked again). */
+  | { type: 'SETTLED'; outcome: LineOutcome }
+  /** The answer never reached the worker, or its reply could not be read. */
+  | { type: 'FAILED'; error: string }
   | { type: 'DISMISS' };
 
-export type Answered = { outcome: LineOutcome; revision?: string | null };
+/** The states a run can leave the dialog in. */
+type SettledState = 'open' | 'committed' | 'refused' | 'cancelled' | 'answered' | 'failed';
+
+/**
+ * Where each way a run ends leaves the dialog: declared for every kind of run end, so a new kind
+ * without a place does not compile. The guards below read this table, nothing else.
+ */
+export const SETTLES_IN = {
+  asked: 'open',
+  committed: 'committed',
+  refused: 'refused',
+  cancelled: 'cancelled',
+  failed: 'failed',
+  error: 'failed',
+  answer: 'answered',
+  said: 'answered',
+  usage: 'answered',
+  notice: 'answered',
+} as const satisfies Record<RunEndKind, SettledState>;
+
+export type Settled = { outcome: LineOutcome };
 
 /** The one parameter every guard and action after the answer takes: how the extension's run ended. */
-const answered = ({ event }: { event: { output: LineOutcome } }): Answered => ({ outcome: event.output });
+const settledWith = ({ event }: { event: { outcome: LineOutcome } }): Settled => ({ outcome: event.outcome });
 
 /** Confirm and Cancel both answer the dialog; the run's end decides where the machine settles. */
-function answerInvoke(confirmed: boolean) {
+function answering() {
   return {
-    src: 'answer',
-    input: ({ context }: { context: ConfirmationContext }) => ({ dialogId: context.dialogId ?? '', confirmed }),
-    onDone: [
-      { guard: { type: 'askedAgain', params: answered }, target: 'open', actions: { type: 'openDialog', params: answered } },
-      { guard: { type: 'wasCommitted', params: answered }, target: 'committed', actions: { type: 'rememberEnd', params: answered } },
-      { guard: { type: 'wasRefused', params: answered }, target: 'refused', actions: { type: 'rememberEnd', params: answered } },
-      { guard: { type: 'wasCancelled', params: answered }, target: 'cancelled', actions: { type: 'rememberEnd', params: answered } },
-      { guard: { type: 'didFail', params: answered }, target: 'failed', actions: { type: 'rememberEnd', params: answered } },
-      { target: 'answered', actions: { type: 'rememberEnd', params: answered } },
-    ],
-    onError: { target: 'failed', actions: { type: 'rememberError', params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) } },
+    tags: ['busy'],
+    on: {
+      SETTLED: [
+        { guard: { type: 'askedAgain', params: settledWith }, target: 'open', actions: { type: 'openDialog', params: settledWith } },
+        { guard: { type: 'wasCommitted', params: settledWith }, target: 'committed', actions: { type: 'rememberEnd', params: settledWith } },
+        { guard: { type: 'wasRefused', params: settledWith }, target: 'refused', actions: { type: 'rememberEnd', params: settledWith } },
+        { guard: { type: 'wasCancelled', params: settledWith }, target: 'cancelled', actions: { type: 'rememberEnd', params: settledWith } },
+        { guard: { type: 'didFail', params: settledWith }, target: 'failed', actions: { type: 'rememberEnd', params: settledWith } },
+        { target: 'answered', actions: { type: 'rememberEnd', params: settledWith } },
+      ],
+      FAILED: { target: 'failed', actions: { type: 'rememberError', params: ({ event }: { event: { error: string } }) => ({ error: event.error }) } },
+    },
   } as const;
 }
 
 /** A settled dialog accepts the next one the extension opens (or a dismissal); the outcome stays readable until then. */
 function settled() {
   return {
-    OPENED: { target: 'open', actions: { type: 'openDialog', params: ({ event }: { event: { outcome: LineOutcome; revision: string | null } }) => ({ outcome: event.outcome, revision: event.revision }) } },
+    OPENED: { target: 'open', actions: { type: 'openDialog', params: ({ event }: { event: { outcome: LineOutcome } }) => ({ outcome: event.outcome }) } },
     DISMISS: 'idle',
   } as const;
 }
 
 export const CONFIRMATION_INITIAL = 'idle';
 
-/** The machine's top-level states, in definition order (the order the line and the chart show them). */
+/**
+ * The machine's top-level states, in definition order (the order the line and the chart show
+ * them). `busy`: the dialog waits on the learner or on the answer; no other line may run then.
+ */
 export const confirmationStates = {
   idle: { on: settled() },
   open: {
+    tags: ['busy'],
     on: {
       CONFIRM: 'committing',
       CANCEL: 'cancelling',
     },
   },
-  committing: { invoke: answerInvoke(true) },
-  cancelling: { invoke: answerInvoke(false) },
+  committing: answering(),
+  cancelling: answering(),
   committed: { on: settled() },
   refused: { on: settled() },
   cancelled: { on: settled() },
@@ -86,3 +116,10 @@ export type ConfirmationStateName = keyof typeof confirmationStates;
 
 /** The state names in definition order: what the desk's machine line lists. */
 export const CONFIRMATION_STATE_NAMES = Object.keys(confirmationStates) as ConfirmationStateName[];
+
+/** The states tagged `busy`, read from the table above (the views and "Do it for me" ask this, not a list of their own). */
+export const BUSY_STATES: ReadonlySet<ConfirmationStateName> = new Set(CONFIRMATION_STATE_NAMES.filter((name) => 'tags' in confirmationStates[name]));
+
+export function isBusy(state: string | undefined): boolean {
+  return state !== undefined && BUSY_STATES.has(state as ConfirmationStateName);
+}

@@ -36,23 +36,28 @@ describe('machineGraph(confirmationMachine)', () => {
     ]);
   });
 
-  /** Confirm and Cancel answer through the same actor: how the extension's run ended decides the state. */
+  /** Confirm and Cancel both wait for the page to report how the extension's run ended: that decides the state. */
   const answerResults = [
-    { event: 'done: answer', target: 'open', guard: 'askedAgain' },
-    { event: 'done: answer', target: 'committed', guard: 'wasCommitted' },
-    { event: 'done: answer', target: 'refused', guard: 'wasRefused' },
-    { event: 'done: answer', target: 'cancelled', guard: 'wasCancelled' },
-    { event: 'done: answer', target: 'failed', guard: 'didFail' },
-    { event: 'done: answer', target: 'answered' },
-    { event: 'error: answer', target: 'failed' },
+    { event: 'SETTLED', target: 'open', guard: 'askedAgain' },
+    { event: 'SETTLED', target: 'committed', guard: 'wasCommitted' },
+    { event: 'SETTLED', target: 'refused', guard: 'wasRefused' },
+    { event: 'SETTLED', target: 'cancelled', guard: 'wasCancelled' },
+    { event: 'SETTLED', target: 'failed', guard: 'didFail' },
+    { event: 'SETTLED', target: 'answered' },
+    { event: 'FAILED', target: 'failed' },
   ];
 
-  it('committing: the answer actor’s results, guarded where the machine guards them', () => {
+  it('committing: SETTLED, guarded where the machine guards it (the last candidate unguarded), and FAILED → failed', () => {
     expect(stateOf(graph, 'committing').transitions).toEqual(answerResults);
   });
 
-  it('cancelling: the same results as committing (a cancelled run may still end otherwise)', () => {
+  it('cancelling: the same transitions as committing (a cancelled run may still end otherwise)', () => {
     expect(stateOf(graph, 'cancelling').transitions).toEqual(answerResults);
+  });
+
+  it('no invoked actor appears: every transition is an event the page sends', () => {
+    const events = graph.states.flatMap((state) => state.transitions.map((transition) => transition.event));
+    expect(new Set(events)).toEqual(new Set(['OPENED', 'DISMISS', 'CONFIRM', 'CANCEL', 'SETTLED', 'FAILED']));
   });
 
   it('every settled state accepts the next dialog (OPENED → open) and DISMISS → idle, nothing else', () => {
@@ -71,11 +76,11 @@ describe('machineGraph(confirmationMachine)', () => {
     for (const id of ids) if (id !== graph.initial) expect(targets).toContain(id);
   });
 
-  it('matches the events each state node accepts', () => {
+  it('matches the events each state node accepts (and nothing else)', () => {
     for (const state of graph.states) {
       const node = confirmationMachine.root.states[state.id];
       const own = node?.ownEvents.filter((event) => !event.startsWith('xstate.')) ?? [];
-      const drawn = [...new Set(state.transitions.map((transition) => transition.event).filter((event) => !event.includes(':')))];
+      const drawn = [...new Set(state.transitions.map((transition) => transition.event))];
       expect(drawn).toEqual(own);
     }
   });

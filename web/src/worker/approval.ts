@@ -5,7 +5,7 @@
  * that a deny (the tool's or the user's) always wins.
  */
 
-import type { ApprovalDecision, ApprovalMode, ApprovalTier } from '../../../extension/ompApi';
+import type { ApprovalDecision, ApprovalMode, ApprovalSource, ApprovalTier } from '../../../extension/ompApi';
 
 export { APPROVAL_MODES, APPROVAL_TIERS, DEFAULT_APPROVAL_MODE, type ApprovalDecision, type ApprovalMode, type ApprovalTier } from '../../../extension/ompApi';
 
@@ -19,7 +19,7 @@ export interface ToolApproval {
 export interface ApprovalResolution {
   readonly policy: ApprovalDecision;
   readonly tier: ApprovalTier;
-  readonly source: 'tool' | 'user' | 'mode';
+  readonly source: ApprovalSource;
 }
 
 const TIER_RANK: Readonly<Record<ApprovalTier, number>> = { read: 0, write: 1, exec: 2 };

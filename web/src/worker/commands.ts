@@ -1,17 +1,17 @@
+import { splitSlashCommand } from '$domain/command/parse';
 import { userMessageEntry } from '$domain/journal/entry';
-import type { LineOutcome } from '../protocol/messages';
-import { lineOutcomeOf } from './extensionOutcome';
+import type { LineOutcome, RunEnd, UiAnswer } from '../protocol/messages';
+import { runEndOf } from './extensionOutcome';
 import type { HostCore } from './hostCore';
 import type { DialogAnswerer } from './omp/extensionRuntime';
 import type { Invocation } from './omp/invocation';
-import { splitSlashCommand } from './omp/slash';
 
 /**
  * The command line, as the host dispatches it: a plain line is a user message; `/name args` runs
  * the command an extension registered under `name`, with `args` the raw rest of the line. What the
  * command decides and says is the extension's; this file only runs it and reports what it saw.
  */
-export async function runLine(core: HostCore, line: string, headless = false): Promise<LineOutcome> {
+export async function runLine(core: HostCore, line: string, headless = false): Promise<RunEnd> {
   if (headless) {
     // This one line runs as a host without UI would (the Refusals view's ui-required demo).
     const interactive = core.interactive;
@@ -29,8 +29,8 @@ export async function runLine(core: HostCore, line: string, headless = false): P
   return runCommand(core, slash.name, slash.args);
 }
 
-/** Runs `/name args` through the loaded extension; `answerer` says who answers its dialogs. */
-export async function runCommand(core: HostCore, name: string, args: string, answerer: DialogAnswerer = 'page'): Promise<LineOutcome> {
+/** Runs `/name args` through the loaded extension; `answerer` says who answers what it asks of the UI. */
+export async function runCommand(core: HostCore, name: string, args: string, answerer: DialogAnswerer = 'page'): Promise<RunEnd> {
   const run = core.extensions.runCommand(name, args, answerer);
   if (run) return followRun(core, run, 0, name);
   // The host has no "unknown command": a line no extension claims goes to the model as a message.
@@ -41,28 +41,42 @@ export async function runCommand(core: HostCore, name: string, args: string, ans
 }
 
 /**
- * Waits for a run to finish or to stop at a dialog, then for the store, and reports. A dialog the
- * page must answer is remembered by its id until the answer comes.
+ * Waits for a run to finish or to stop at a UI request, then for the store, and reports. A run
+ * that waits on the page is kept under its request's id, with its command's name, until the
+ * answer comes.
  */
-export async function followRun(core: HostCore, run: Invocation, from: number, name: string): Promise<LineOutcome> {
+async function followRun(core: HostCore, run: Invocation, from: number, command: string): Promise<RunEnd> {
   await run.settle();
   const failure = await core.settleWrites();
   if (failure !== null) return { kind: 'failed', text: failure };
-  if (run.dialog) core.dialogs.set(run.dialog.id, run);
-  return lineOutcomeOf(run, from, name);
+  if (run.asked) core.waiting.set(run.asked.request.id, { run, command });
+  return runEndOf(run, from, command, core.journal.revision());
 }
 
-/** The page's answer to a dialog: the run goes on from its `await`, and this reports how it ended. */
-export async function answerDialog(core: HostCore, dialogId: string, confirmed: boolean): Promise<LineOutcome> {
-  const run = core.dialogs.get(dialogId);
-  if (!run) return { kind: 'failed', text: 'That dialog is no longer open (the worker restarted or it was answered already): nothing was changed.' };
-  core.dialogs.delete(dialogId);
-  const from = run.notices.length;
-  run.answer(confirmed);
-  return followRun(core, run, from, 'seeds');
+/** The page's answer to what a run asked: the run goes on from its `await`, and this reports how it ended. */
+export async function answerUi(core: HostCore, answer: UiAnswer): Promise<RunEnd> {
+  const waiting = core.waiting.get(answer.id);
+  if (!waiting) return { kind: 'failed', text: 'That request is no longer open (the worker restarted or it was answered already): nothing was changed.' };
+  const asked = waiting.run.asked;
+  if (asked?.request.kind !== answer.kind) return { kind: 'failed', text: `That answer is a ${answer.kind}, but the extension asked for a ${asked?.request.kind ?? 'nothing'}: nothing was changed.` };
+  core.waiting.delete(answer.id);
+  const from = waiting.run.notices.length;
+  waiting.run.answer(answer);
+  return followRun(core, waiting.run, from, waiting.command);
 }
 
-async function say(core: HostCore, text: string): Promise<LineOutcome> {
+/**
+ * A run's end as the page receives it: with the extension that ran it and the seed desk entries
+ * before and after (so the page reads these facts from the answer, not from its desk).
+ */
+export async function reported(core: HostCore, run: () => Promise<RunEnd>): Promise<LineOutcome> {
+  const before = core.journal.seedDeskEntryCount;
+  const by = core.extensionKind;
+  const end = await run();
+  return { ...end, by, deskEntries: { before, after: core.journal.seedDeskEntryCount } };
+}
+
+async function say(core: HostCore, text: string): Promise<RunEnd> {
   // A model replays toolCall/toolResult as a pair: no user message may come between them.
   if (core.pendingApproval) return { kind: 'usage', text: `A ${core.pendingApproval.toolName} call is waiting for host approval: approve or deny it first, then write your message.` };
   if (core.writeFailure !== null) return { kind: 'failed', text: core.blockedText() };

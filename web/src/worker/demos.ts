@@ -1,5 +1,5 @@
 import { SEED_DESK_CUSTOM_TYPE } from '$domain/seedDeskNames';
-import type { LineOutcome } from '../protocol/messages';
+import type { RunEnd } from '../protocol/messages';
 import { runCommand } from './commands';
 import type { HostCore } from './hostCore';
 
@@ -11,7 +11,7 @@ import type { HostCore } from './hostCore';
  */
 
 /** Another, already-confirmed reservation lands while the learner's dialog waits. */
-export function meanwhileReserve(core: HostCore, id: string, packets: number): Promise<LineOutcome> {
+export function meanwhileReserve(core: HostCore, id: string, packets: number): Promise<RunEnd> {
   return runCommand(core, 'seeds', `reserve ${id} ${packets}`, 'confirm-at-once');
 }
 
@@ -26,7 +26,7 @@ export const VALID_AFTER_CORRUPT_DATA = { version: 1, agentEnabled: false, quant
  * `then: 'valid'`, a valid snapshot as its child too (the leaf on it), both through the same
  * `appendEntry` path, to show that a later valid entry does not make the desk skip the bad one.
  */
-export async function appendCorruptSnapshot(core: HostCore, then?: 'valid'): Promise<LineOutcome> {
+export async function appendCorruptSnapshot(core: HostCore, then?: 'valid'): Promise<RunEnd> {
   if (core.writeFailure !== null) return { kind: 'failed', text: core.blockedText() };
   core.appendCustom(SEED_DESK_CUSTOM_TYPE, structuredClone(CORRUPT_DEMO_DATA));
   const id = core.journal.leafId;

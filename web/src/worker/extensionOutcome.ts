@@ -1,7 +1,10 @@
 import '$domain/zodSetup';
 import * as z from 'zod/mini';
 import { REFUSAL_CODES } from '$domain/refusal';
-import { DeskChangeSchema, type LineOutcome } from '../protocol/messages';
+import type { SeedsOutcome } from '../../../extension/outcome';
+import type { DeepReadonly } from '../protocol/deepReadonly';
+import { DeskChangeSchema, type RunEnd } from '../protocol/outcomes';
+import { sameType } from '../protocol/sameType';
 import type { Invocation } from './omp/invocation';
 
 /**
@@ -15,15 +18,18 @@ const SeedsOutcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('cancelled'), change: DeskChangeSchema, revision: z.string() }),
   z.object({ kind: z.literal('committed'), change: DeskChangeSchema, revision: z.string() }),
 ]);
+// The schema re-states the extension's own type (a trust boundary): the two change together.
+sameType<DeepReadonly<z.infer<typeof SeedsOutcomeSchema>>, SeedsOutcome>(true);
 
 /**
- * What a finished (or dialog-stopped) command run comes to for the page: the text is what the
+ * What a finished (or UI-stopped) command run comes to for the page: the text is what the
  * extension said (`from`: the notices of this leg of the run only), the kind and data are the
- * handler's own outcome. The host decides nothing here; it only reports.
+ * handler's own outcome; `revision`: the branch's, for a run that asked. The host decides
+ * nothing here; it only reports.
  */
-export function lineOutcomeOf(run: Invocation, from: number, name: string): LineOutcome {
+export function runEndOf(run: Invocation, from: number, name: string, revision: string): RunEnd {
   const text = run.said(from);
-  if (run.dialog) return { kind: 'confirm', dialogId: run.dialog.id, title: run.dialog.title, message: run.dialog.message, text };
+  if (run.asked) return { kind: 'asked', request: run.asked.request, text, revision };
   const result = run.result;
   if (result === null) return { kind: 'notice', text };
   if (!result.ok) return { kind: 'error', text: joinLines(text, extensionErrorText(name, result.error)) };

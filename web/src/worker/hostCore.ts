@@ -6,6 +6,7 @@ import { DEFAULT_APPROVAL_MODE, type ApprovalMode, type ApprovalResolution } fro
 import { EventLog } from './eventLog';
 import type { ExtensionRuntime, HostServices } from './omp/extensionRuntime';
 import type { Invocation, Notice } from './omp/invocation';
+import type { NotifyLevel } from '../../../extension/ompApi';
 import type { JournalStore, SessionHead } from './store';
 import type { ApprovalPolicy } from './toolGate';
 
@@ -15,6 +16,12 @@ export type SessionEvent =
   | { readonly event: 'session_switch'; readonly reason: 'new' | 'resume' | 'fork' }
   | { readonly event: 'session_branch' }
   | { readonly event: 'session_tree'; readonly newLeafId: EntryId | null; readonly oldLeafId: EntryId | null };
+
+/** A run stopped at `ctx.ui.*`, kept until the page answers: the answer resumes it, and reports as its command's. */
+export interface WaitingRun {
+  readonly run: Invocation;
+  readonly command: string;
+}
 
 /** A tool call waiting on the host's approval prompt. */
 export interface PendingApproval {
@@ -44,8 +51,8 @@ export class HostCore implements HostServices {
   readonly events = new EventLog();
   /** `ctx.ui.setStatus` keys and texts, in the order they were first set. */
   readonly statuses = new Map<string, string>();
-  /** Extension runs stopped at a confirmation dialog the page shows, by dialog id. */
-  readonly dialogs = new Map<string, Invocation>();
+  /** Extension runs waiting on a UI request the page shows, by request id, with the command that started each. */
+  readonly waiting = new Map<string, WaitingRun>();
   /** The loaded extension; set by `PlaygroundHost.start`, replaced by the learner's edited one and back (edit/editing.ts). */
   extensions!: ExtensionRuntime;
   /** Whether `extensions` is the shipped module or the learner's edited version. */
@@ -236,7 +243,7 @@ export class HostCore implements HostServices {
     return text;
   }
 
-  notify(level: 'info' | 'warning' | 'error', text: string): void {
+  notify(level: NotifyLevel, text: string): void {
     this.events.add({ kind: 'notification', level, text });
   }
 

@@ -2,7 +2,7 @@ import type { EntryId, IdSource, SessionId } from '$domain/ids';
 import type { JournalEntry } from '$domain/journal/entry';
 import { SessionJournal } from '$domain/journal/journal';
 import seedDesk from '../../../extension/seed-desk';
-import type { BranchItem, EditRun, EntryTarget, EventLogItem, HostView, ImportReport, LineOutcome, SessionSummary, ToolCallOutcome } from '../protocol/messages';
+import type { BranchItem, EditRun, EntryTarget, EventLogItem, HostView, ImportReport, LineOutcome, SessionSummary, ToolCallOutcome, UiAnswer } from '../protocol/messages';
 import type { ApprovalMode } from './approval';
 import * as commands from './commands';
 import { EDITED_KEY } from './edit/editedKey';
@@ -102,20 +102,21 @@ export class PlaygroundHost {
   }
 
   runLine(line: string, headless = false): Promise<LineOutcome> {
-    return commands.runLine(this.core, line, headless);
+    return commands.reported(this.core, () => commands.runLine(this.core, line, headless));
   }
 
-  answerDialog(dialogId: string, confirmed: boolean): Promise<LineOutcome> {
-    return commands.answerDialog(this.core, dialogId, confirmed);
+  /** The page's answer to what the extension asked (`confirm`, `select`, `input`), under the request's id. */
+  answerUi(answer: UiAnswer): Promise<LineOutcome> {
+    return commands.reported(this.core, () => commands.answerUi(this.core, answer));
   }
 
   // The lesson's staged events load when first used: the worker's first chunk has a budget (40 KiB gzip).
-  async meanwhileReserve(id: string, packets: number): Promise<LineOutcome> {
-    return (await import('./demos')).meanwhileReserve(this.core, id, packets);
+  meanwhileReserve(id: string, packets: number): Promise<LineOutcome> {
+    return commands.reported(this.core, async () => (await import('./demos')).meanwhileReserve(this.core, id, packets));
   }
 
-  async appendCorruptSnapshot(then?: 'valid'): Promise<LineOutcome> {
-    return (await import('./demos')).appendCorruptSnapshot(this.core, then);
+  appendCorruptSnapshot(then?: 'valid'): Promise<LineOutcome> {
+    return commands.reported(this.core, async () => (await import('./demos')).appendCorruptSnapshot(this.core, then));
   }
 
   setApprovalPolicy(policy: ApprovalPolicy | null): void {

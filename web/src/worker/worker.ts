@@ -112,7 +112,7 @@ const GRAPH_FOLLOWS = {
   switchSession: true,
   forkSession: true,
   reopen: true,
-  answerDialog: true,
+  answerUi: true,
   toolCall: true,
   answerApproval: true,
   meanwhileReserve: true,

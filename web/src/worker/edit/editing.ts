@@ -141,10 +141,10 @@ function settledWithin<T>(ms: number, promise: Promise<T>, said: string): Promis
  * starts empty, and the new one hears `session_start` on the same journal.
  */
 function swap(core: HostCore, runtime: ExtensionRuntime, kind: ExtensionKind): void {
-  for (const run of core.dialogs.values()) {
-    core.notify('warning', `The dialog "${run.dialog?.title ?? ''}" was closed unanswered: the extension that asked it was replaced. Nothing was changed.`);
+  for (const { run } of core.waiting.values()) {
+    core.notify('warning', `The dialog "${run.asked?.request.title ?? ''}" was closed unanswered: the extension that asked it was replaced. Nothing was changed.`);
   }
-  core.dialogs.clear();
+  core.waiting.clear();
   core.statuses.clear();
   core.extensions = runtime;
   core.extensionKind = kind;

@@ -3,6 +3,7 @@ import type { SessionJournal } from '$domain/journal/journal';
 import { EventBus } from './eventBus';
 import { messageOf, type RunPolicy } from './runPolicy';
 import { Invocation, type Notice } from './invocation';
+import { answerWithoutAsking, valueOfAnswer, type UiRequest, type UiRequestBody } from '../../protocol/uiRequests';
 
 /** An extension module's default export, as the host loads it. */
 export type ExtensionFactory = (pi: ExtensionAPI) => void | Promise<void>;
@@ -22,9 +23,9 @@ export interface HostServices {
 }
 
 /**
- * How `ctx.ui.confirm` is answered: `page` asks the learner (the dialog stops the run until the
+ * How `ctx.ui` requests are answered: `page` asks the learner (the request stops the run until the
  * page answers); `confirm-at-once` is a second client that has already said yes (the race's other
- * action); `cancel` answers no at once (a dialog the page does not offer, from a tool).
+ * action); `cancel` answers no at once (a request the page does not offer, from a tool).
  */
 export type DialogAnswerer = 'page' | 'confirm-at-once' | 'cancel';
 
@@ -32,7 +33,7 @@ interface RegisteredTool {
   readonly definition: ToolDefinition<unknown>;
 }
 
-let dialogSeq = 0;
+let requestSeq = 0;
 
 /**
  * The part of an OMP host that an extension talks to: `pi` for the factory (registrations, the
@@ -161,12 +162,22 @@ export class ExtensionRuntime {
   private context(invocation: Invocation, answerer: DialogAnswerer): ExtensionContext {
     const host = this.host;
     const hasUI = host.hasUI();
+    // Every request goes one way: the page is asked (the run waits), or the host answers at once.
+    const ask = (body: UiRequestBody): Promise<boolean | string | undefined> => {
+      const request = { ...body, id: `request-${++requestSeq}` } as UiRequest;
+      // The host's no-op UI (no interactive UI) answers at once: confirm false, select and input undefined.
+      if (!hasUI || answerer !== 'page') return Promise.resolve(valueOfAnswer(answerWithoutAsking(request, answerer === 'confirm-at-once' && hasUI)));
+      return new Promise((resume) => invocation.ask({ request, resume }));
+    };
     const ui: HostUI = {
-      confirm: (title, message) => {
-        // The host's no-op UI (no interactive UI) answers every confirmation with false.
-        if (!hasUI || answerer === 'cancel') return Promise.resolve(false);
-        if (answerer === 'confirm-at-once') return Promise.resolve(true);
-        return new Promise<boolean>((answer) => invocation.ask({ id: `dialog-${++dialogSeq}`, title, message, answer }));
+      confirm: async (title, message) => (await ask({ kind: 'confirm', title: String(title), message: String(message) })) === true,
+      select: async (title, options) => {
+        const chosen = await ask({ kind: 'select', title: String(title), options: Array.isArray(options) ? options.map(String) : [] });
+        return typeof chosen === 'string' ? chosen : undefined;
+      },
+      input: async (title, placeholder) => {
+        const typed = await ask({ kind: 'input', title: String(title), placeholder: placeholder === undefined ? null : String(placeholder) });
+        return typeof typed === 'string' ? typed : undefined;
       },
       notify: (message, type = 'info') => {
         const text = String(message);

@@ -1,22 +1,24 @@
+import type { NotifyLevel } from '../../../../extension/ompApi';
+import { valueOfAnswer, type UiAnswer, type UiRequest } from '../../protocol/uiRequests';
+
 /**
  * One run of extension code (a command handler, a tool's execute) as the worker follows it. The
- * code is async and may stop at a dialog (`ui.confirm` is an await): the request that started it
- * is answered then, and the run goes on when the page answers the dialog, in a later request.
- * `settle()` waits for whichever comes first: the run finishing or a dialog opening.
+ * code is async and may stop at a UI request (`ui.confirm`, `select`, `input` are awaits): the
+ * request that started it is answered then, and the run goes on when the page answers, in a
+ * later request. `settle()` waits for whichever comes first: the run finishing or a request.
  */
 
 export interface Notice {
-  readonly level: 'info' | 'warning' | 'error';
+  readonly level: NotifyLevel;
   readonly text: string;
   /** False when the host has no UI: a headless host drops notifications; the page still shows them, marked. */
   readonly shown: boolean;
 }
 
-export interface AskedDialog {
-  readonly id: string;
-  readonly title: string;
-  readonly message: string;
-  readonly answer: (confirmed: boolean) => void;
+/** What the run waits for, and how its `await` resumes. */
+export interface Asked {
+  readonly request: UiRequest;
+  readonly resume: (value: boolean | string | undefined) => void;
 }
 
 export type RunResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string };
@@ -29,9 +31,9 @@ export interface SettleLimit {
 
 export class Invocation {
   readonly notices: Notice[] = [];
-  dialog: AskedDialog | null = null;
+  asked: Asked | null = null;
   result: RunResult | null = null;
-  /** Told when the page's answer to a dialog lets the run go on (a new leg of the run starts). */
+  /** Told when the page's answer lets the run go on (a new leg of the run starts). */
   onResume: (() => void) | null = null;
   private wake: (() => void) | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -48,9 +50,9 @@ export class Invocation {
     return this;
   }
 
-  /** Resolves once the run has finished or waits on a dialog (or the host stopped waiting: see `limit`). */
+  /** Resolves once the run has finished or waits on the UI (or the host stopped waiting: see `limit`). */
   settle(): Promise<void> {
-    if (this.result !== null || this.dialog !== null) return Promise.resolve();
+    if (this.result !== null || this.asked !== null) return Promise.resolve();
     const limit = this.limit;
     if (limit) this.timer = setTimeout(() => this.finish({ ok: false, error: limit.gaveUp() }), limit.ms);
     return new Promise((resolve) => {
@@ -58,18 +60,18 @@ export class Invocation {
     });
   }
 
-  ask(dialog: AskedDialog): void {
-    this.dialog = dialog;
+  ask(asked: Asked): void {
+    this.asked = asked;
     this.poke();
   }
 
-  /** Answers the open dialog; the run continues from its `await`. */
-  answer(confirmed: boolean): void {
-    const dialog = this.dialog;
-    if (!dialog) return;
-    this.dialog = null;
+  /** Answers what the run waits for; the run continues from its `await`. The caller has checked that the answer fits the request. */
+  answer(answer: UiAnswer): void {
+    const asked = this.asked;
+    if (!asked) return;
+    this.asked = null;
     this.onResume?.();
-    dialog.answer(confirmed);
+    asked.resume(valueOfAnswer(answer));
   }
 
   /**

@@ -1,0 +1,100 @@
+import '$domain/zodSetup';
+import * as z from 'zod/mini';
+import { RESERVATION_ACTIONS, type HumanChange } from '$domain/desk';
+import { REFUSAL_CODES } from '$domain/refusal';
+import { sameType } from './sameType';
+import { UiRequestSchema, type UiRequest } from './uiRequests';
+import type { DeepReadonly } from './deepReadonly';
+
+/**
+ * How a line (or the answer to what the extension asked) came to an end, as the host observed
+ * it: the one vocabulary the Command output, the confirmation machine and the goal facts derive
+ * theirs from.
+ */
+
+export const RefusalCodeSchema = z.enum(REFUSAL_CODES);
+
+/** The extension the worker's host runs (issue 23): `extension/seed-desk.ts` as shipped, or the learner's edited version. */
+export const ExtensionKindSchema = z.enum(['shipped', 'edited']);
+export type ExtensionKind = z.infer<typeof ExtensionKindSchema>;
+
+/** A human change as the extension reported it (the domain's `HumanChange`); `packets` stays the typed text when it is not a whole number. */
+export const DeskChangeSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('reservation'), action: z.enum(RESERVATION_ACTIONS), id: z.string(), packets: z.union([z.number(), z.string()]) }),
+  z.object({ kind: z.literal('grant'), enabled: z.boolean() }),
+]);
+export type DeskChange = z.infer<typeof DeskChangeSchema>;
+sameType<DeepReadonly<DeskChange>, HumanChange>(true);
+
+/** A desk query's answer as data: the revision it was read at and the rows it listed. */
+export const QueryAnswerSchema = z.object({
+  revision: z.string(),
+  rows: z.array(z.object({ id: z.string(), available: z.number(), reserved: z.number() })),
+});
+export type QueryAnswer = z.infer<typeof QueryAnswerSchema>;
+
+/**
+ * What a run came to: `text` is what the extension said through `notify` (or the host's own
+ * words), the rest is data from the command's structured outcome, which goals read instead of
+ * the text.
+ */
+const EndSchema = z.discriminatedUnion('kind', [
+  /** `query`: what the answer listed, as data (goals read this, never the text). */
+  z.object({ kind: z.literal('answer'), text: z.string(), query: QueryAnswerSchema }),
+  z.object({ kind: z.literal('said'), text: z.string() }),
+  z.object({ kind: z.literal('usage'), text: z.string() }),
+  /** `change`: what was asked, once the extension understood the arguments. */
+  z.object({ kind: z.literal('refused'), code: RefusalCodeSchema, text: z.string(), change: z.nullable(DeskChangeSchema) }),
+  z.object({ kind: z.literal('failed'), text: z.string() }),
+  /**
+   * The extension waits on the UI (`ctx.ui.confirm`, `select`, `input`): the page shows the
+   * request and answers it by id. `revision`: the branch's revision when it asked.
+   */
+  z.object({ kind: z.literal('asked'), request: UiRequestSchema, text: z.string(), revision: z.string() }),
+  z.object({ kind: z.literal('cancelled'), text: z.string(), change: DeskChangeSchema }),
+  z.object({ kind: z.literal('committed'), text: z.string(), change: DeskChangeSchema, revision: z.string() }),
+  /** The extension finished without an outcome this page knows: what it said is all there is. */
+  z.object({ kind: z.literal('notice'), text: z.string() }),
+  /** The extension's code threw: shown as the host reports an extension error; nothing was appended by the host. */
+  z.object({ kind: z.literal('error'), text: z.string() }),
+]);
+/** A run's end before the host adds who ran it and what it appended (`LineOutcome`). */
+export type RunEnd = z.infer<typeof EndSchema>;
+export type RunEndKind = RunEnd['kind'];
+
+/**
+ * Who said a kind's text: the extension (the page marks it when the learner's edited version
+ * runs) or the host in its own words. Declared for every kind: a new kind without an entry does
+ * not compile.
+ */
+export const SAID_BY = {
+  answer: 'extension',
+  said: 'host',
+  usage: 'extension',
+  refused: 'extension',
+  failed: 'host',
+  asked: 'extension',
+  cancelled: 'extension',
+  committed: 'extension',
+  notice: 'extension',
+  error: 'extension',
+} as const satisfies Record<RunEndKind, 'extension' | 'host'>;
+
+/** Seed desk entries in the journal before the run (or this leg of it) and after it: the worker counts, the page reads. */
+export const EntryCountsSchema = z.object({ before: z.number(), after: z.number() });
+export type EntryCounts = z.infer<typeof EntryCountsSchema>;
+
+/**
+ * What a line, or an answer to what the extension asked, came to: the run's end, which extension
+ * ran it, and the seed desk entries before and after. The page reads these facts from the answer,
+ * not from its desk (which another tab or a later answer may already have changed).
+ */
+export const LineOutcomeSchema = z.intersection(EndSchema, z.object({ by: ExtensionKindSchema, deskEntries: EntryCountsSchema }));
+export type LineOutcome = z.infer<typeof LineOutcomeSchema>;
+
+/** An outcome that asks for a confirmation: the dialog the lesson is about. */
+export type ConfirmAsked = Extract<LineOutcome, { kind: 'asked' }> & { readonly request: Extract<UiRequest, { kind: 'confirm' }> };
+
+export function isConfirmAsked(outcome: DeepReadonly<LineOutcome>): outcome is DeepReadonly<ConfirmAsked> {
+  return outcome.kind === 'asked' && outcome.request.kind === 'confirm';
+}

@@ -1,0 +1,17 @@
+import type { Component } from 'svelte';
+import type { Playground } from '../../app/playground.svelte';
+import type { UiRequestKind } from '../../protocol/messages';
+import ConfirmRequest from './ConfirmRequest.svelte';
+import InputRequest from './InputRequest.svelte';
+import SelectRequest from './SelectRequest.svelte';
+
+/**
+ * One view per kind of request the extension can make of the UI (`ctx.ui.confirm`, `select`,
+ * `input`): a kind without a view does not compile. Each shows itself while the command line's
+ * `pending` request is of its kind, and answers through the command line.
+ */
+export const REQUEST_VIEWS: Readonly<Record<UiRequestKind, Component<{ playground: Playground }>>> = {
+  confirm: ConfirmRequest,
+  select: SelectRequest,
+  input: InputRequest,
+};
