@@ -91,7 +91,7 @@ const E2E_TITLES = literalTitles(filesIn('e2e', false).filter((file) => file.end
 const HOST_CHECKS = literalTitles(filesIn('host-test', true), /checks\.run/);
 const STEPS = new Map(LESSONS.map((lesson) => [lesson.id, new Set(lesson.steps.map((step) => step.id))]));
 /** The lesson steps the real-OMP replay runs: those whose actions reach the host. */
-const REPLAYED = new Set(lessonScripts().flatMap((script) => (script.labels ?? []).filter((label) => label !== 'setup').map((label) => `${script.name.replace(/^lesson-/, '')}/${label}`)));
+const REPLAYED = new Set((await lessonScripts()).flatMap((script) => (script.labels ?? []).filter((label) => label !== 'setup').map((label) => `${script.name.replace(/^lesson-/, '')}/${label}`)));
 
 /** Why a reference does not resolve, or null when it does. */
 function unresolved(column: Column, ref: string): string | null {

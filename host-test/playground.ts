@@ -35,8 +35,8 @@ export async function importedView(text: string, seed: number): Promise<OpenedVi
   return { desk: deskView(host), query: 'text' in query ? query.text : JSON.stringify(query) };
 }
 
-function allScripts(): Script[] {
-  return [...loadScripts(), ...lessonScripts()];
+async function allScripts(): Promise<Script[]> {
+  return [...loadScripts(), ...(await lessonScripts())];
 }
 
 async function run(scripts: readonly Script[]): Promise<void> {
@@ -72,7 +72,7 @@ async function runOne(script: Script, seed: number): Promise<void> {
 }
 
 const mode = process.argv[2];
-const scripts = allScripts();
+const scripts = await allScripts();
 if (mode === 'run') await run(scripts);
 else if (mode === 'compare') await compare(scripts, OUT, importedView);
 else throw new Error('usage: tsx host-test/playground.ts run|compare');

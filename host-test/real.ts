@@ -29,7 +29,7 @@ await checks.run('load: the built extension/dist/seed-desk.js imports under Bun 
 });
 if (!only || only === 'checks') await behaviourChecks(checks, { dir });
 mkdirSync(`${OUT}/diff`, { recursive: true });
-if (!only || only === 'diff') await realDifferential(checks, [...loadScripts(), ...lessonScripts()], `${OUT}/diff`, dir);
+if (!only || only === 'diff') await realDifferential(checks, [...loadScripts(), ...(await lessonScripts())], `${OUT}/diff`, dir);
 writeFileSync(`${OUT}/real.json`, JSON.stringify(checks.results, null, 2));
 // The host keeps timers (settings saves, telemetry) alive; the results are written, so leave.
 process.exit(checks.results.every((result) => result.ok) ? 0 : 1);

@@ -1,5 +1,6 @@
 import { waitFor } from 'xstate';
 import type { LessonAction } from '../../../lessons/format/lessonSchema';
+import { draftsWithEdit, fillRevisions, performAction, type LessonActionDriver, type LessonEdit } from '../tutorial/lessonActions';
 import { resetStep, type StepStart } from '../tutorial/stepStart';
 import { agentRunnerOf } from './agentRunner.svelte';
 import { MEANWHILE_ITEM, STEP_BACK_PAST_INVALID, type Playground } from './playground.svelte';
@@ -7,144 +8,72 @@ import { appendCorrupt } from './refusalDemos';
 
 const SETTLE_TIMEOUT = 10_000;
 
-/** The revisions tool results returned, newest last, without repeats in a row. */
-function toolRevisions(playground: Playground): string[] {
-  const revisions: string[] = [];
-  for (const fact of playground.facts.facts) {
-    if (fact.kind !== 'tool' || fact.outcome.kind !== 'result') continue;
-    const revision = fact.outcome.details?.revision;
-    if (revision && revisions.at(-1) !== revision) revisions.push(revision);
-  }
-  return revisions;
-}
-
-function fillPlaceholders(args: Record<string, unknown>, playground: Playground): Record<string, unknown> {
-  const revisions = toolRevisions(playground);
-  const replace = (value: unknown): unknown =>
-    value === '$latest' ? (revisions.at(-1) ?? value) : value === '$previous' ? (revisions.at(-2) ?? value) : value;
-  return Object.fromEntries(Object.entries(args).map(([key, value]) => [key, replace(value)]));
-}
-
 async function dialogSettled(playground: Playground): Promise<void> {
   await waitFor(playground.command.confirmation, (snapshot) => !['committing', 'cancelling'].includes(String(snapshot.value)), { timeout: SETTLE_TIMEOUT });
 }
 
 /**
- * Performs one lesson action through the page's own paths (the methods the buttons call) and
- * waits until it has settled, so the next action sees its result.
+ * The page's driver of the lesson actions: the methods the buttons call, each awaited until it
+ * has settled, so the next action sees its result. What each action does is the shared table's
+ * (tutorial/lessonActions.ts).
  */
-export async function perform(playground: Playground, action: LessonAction): Promise<void> {
-  switch (action.do) {
-    case 'line':
-      // The line's answer has arrived when this resolves; a dialog it opened is open by then.
-      await playground.command.runLine(action.text);
-      return;
-    case 'confirm':
-    case 'cancel':
+function pageDriver(playground: Playground): LessonActionDriver {
+  const agents = () => agentRunnerOf(playground);
+  return {
+    // The line's answer has arrived when this resolves; a dialog it opened is open by then.
+    line: (text) => playground.command.runLine(text),
+    async answerDialog(confirmed) {
       await waitFor(playground.command.confirmation, (snapshot) => snapshot.value === 'open', { timeout: SETTLE_TIMEOUT });
-      if (action.do === 'confirm') playground.command.confirm();
+      if (confirmed) playground.command.confirm();
       else playground.command.cancel();
       await dialogSettled(playground);
-      return;
-    case 'meanwhile-reserve':
-      await playground.command.meanwhileReserve(MEANWHILE_ITEM, 1);
-      return;
-    case 'meanwhile-step-back':
-      await playground.command.stepBack();
-      return;
-    case 'step-back':
-      await playground.command.stepBack(STEP_BACK_PAST_INVALID, 'navigated');
-      return;
-    case 'corrupt-demo':
-    case 'corrupt-then-valid':
-      await appendCorrupt(playground, action.do === 'corrupt-then-valid');
-      return;
-    case 'tool':
-      await playground.tool.call(JSON.stringify(fillPlaceholders(action.args, playground)), false);
-      return;
-    case 'approve':
-    case 'deny':
+    },
+    meanwhile: (what) => (what === 'reserve' ? playground.command.meanwhileReserve(MEANWHILE_ITEM, 1) : playground.command.stepBack()),
+    stepBack: () => playground.command.stepBack(STEP_BACK_PAST_INVALID, 'navigated'),
+    appendCorrupt: (validAfter) => appendCorrupt(playground, validAfter),
+    callTool: (args) => playground.tool.call(JSON.stringify(fillRevisions(args, playground.facts.facts)), false).then(() => undefined),
+    async answerApproval(approved) {
       await waitFor(playground.tool.approvalActor, (snapshot) => snapshot.value === 'prompting', { timeout: SETTLE_TIMEOUT });
-      playground.tool.answerApproval(action.do === 'approve');
+      playground.tool.answerApproval(approved);
       await waitFor(playground.tool.approvalActor, (snapshot) => snapshot.value === 'idle', { timeout: SETTLE_TIMEOUT });
-      return;
-    case 'policy':
-      await playground.tool.setApprovalPolicy(action.value);
-      return;
-    case 'approval-mode':
-      await playground.tool.setApprovalMode(action.value);
-      return;
-    case 'interactive':
-      await playground.tool.setInteractive(action.value);
-      return;
-    case 'filter-journal':
-      await playground.journal.show(action.text);
-      return;
-    case 'reopen':
-      await playground.sessions.reopen();
-      return;
-    case 'branch-from':
-      await playground.tree.branchFrom({ by: 'text', text: action.text });
-      return;
-    case 'branch-before-last-reservation':
-      await playground.tree.branchFrom({ by: 'before-last-reservation' });
-      return;
-    case 'compare-with-other-branch':
-      await playground.tree.compare({ by: 'newest-off-branch' });
-      return;
-    case 'try-other-revision':
-      await playground.tryOtherRevision();
-      return;
-    case 'new-session':
-      await playground.sessions.newSession(action.fresh === true);
-      return;
-    case 'twin-tab':
-      await playground.closing.runTwinTab();
-      return;
-    case 'fail-next-write':
-      await playground.sessions.failNextWrite('abort');
-      return;
-    case 'closing-answer':
-      playground.closing.give(action.value);
-      return;
-    case 'answer':
-      playground.closing.answerQuestion(action.value);
-      return;
-    case 'run-agent': {
-      // As the Agents tab: choose the agent (a fresh run), then Step `calls` times, or Run to end.
-      const runner = agentRunnerOf(playground);
-      runner.choose(action.agent);
-      if (action.calls === undefined) await runner.runToEnd();
-      else for (let call = 0; call < action.calls; call++) await runner.step();
-      return;
-    }
-    case 'continue-agent':
-      await agentRunnerOf(playground).runToEnd();
-      return;
-    case 'apply-edit':
-      await applyEdit(playground, action);
-      return;
-    case 'run-edited':
+    },
+    policy: (value) => playground.tool.setApprovalPolicy(value),
+    approvalMode: (value) => playground.tool.setApprovalMode(value),
+    interactive: (value) => playground.tool.setInteractive(value),
+    filterJournal: (text) => playground.journal.show(text),
+    reopen: () => playground.sessions.reopen(),
+    newSession: (fresh) => playground.sessions.newSession(fresh),
+    failNextWrite: () => playground.sessions.failNextWrite('abort'),
+    branchFrom: (target) => playground.tree.branchFrom(target),
+    compareWithOtherBranch: () => playground.tree.compare({ by: 'newest-off-branch' }),
+    tryOtherRevision: () => playground.tryOtherRevision(),
+    twinTab: () => playground.closing.runTwinTab().then(() => undefined),
+    closingAnswer: async (value) => playground.closing.give(value),
+    answerQuestion: async (value) => playground.closing.answerQuestion(value),
+    chooseAgent: (agent) => agents().choose(agent),
+    stepAgent: () => agents().step(),
+    runAgentToEnd: () => agents().runToEnd(),
+    applyEdit: (edit) => applyEdit(playground, edit),
+    async runEdited() {
       await playground.edits.run();
       if (playground.edits.problems.length > 0 || playground.view?.extension !== 'edited') throw new Error(playground.edits.message ?? 'Your version did not run.');
-      return;
-    case 'shipped-extension':
+    },
+    async shippedExtension() {
       if (playground.view?.extension === 'edited') await playground.edits.backToShipped();
-      return;
-  }
+    },
+  };
 }
 
-/** As the editor's find and replace: in the file's current text (the draft, else the shipped one), `find` once becomes `replace`. */
-async function applyEdit(playground: Playground, edit: Extract<LessonAction, { do: 'apply-edit' }>): Promise<void> {
+/** Performs one lesson action through the page's own paths (the methods the buttons call) and waits until it has settled. */
+export async function perform(playground: Playground, action: LessonAction): Promise<void> {
+  await performAction(pageDriver(playground), action);
+}
+
+/** As the editor's find and replace, on the extension's shipped files as the Code tab loads them. */
+async function applyEdit(playground: Playground, edit: LessonEdit): Promise<void> {
   const { loadExtensionSource } = await import('../views/code/codeView');
   const shipped = (await loadExtensionSource()).files.find((file) => file.path === edit.file)?.text;
-  if (shipped === undefined) throw new Error(`${edit.file} is not one of the extension's files.`);
-  const current = playground.edits.drafts[edit.file] ?? shipped;
-  if (current.split(edit.find).length !== 2) throw new Error(`${edit.file} does not hold this text exactly once: ${edit.find}`);
-  const text = current.replace(edit.find, edit.replace);
-  const drafts: Record<string, string> = { ...playground.edits.drafts, [edit.file]: text };
-  if (text === shipped) delete drafts[edit.file];
-  playground.edits.useDrafts(drafts);
+  playground.edits.useDrafts(draftsWithEdit(playground.edits.drafts, shipped, edit));
 }
 
 /** "Reset this step" through the page's own paths (the moves are planned in lessons/stepStart.ts). */

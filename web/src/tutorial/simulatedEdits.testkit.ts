@@ -1,6 +1,6 @@
 import { vi } from 'vitest';
 import type { PlaygroundHost } from '../worker/playgroundHost';
-import type { LessonAction } from '../../../lessons/format/lessonSchema';
+import { draftsWithEdit, type LessonEdit } from './lessonActions';
 
 /**
  * "Break it"'s actions for the simulated page: the editor's drafts, "Run my version" and "Back to
@@ -21,31 +21,21 @@ vi.mock('../worker/edit/editedModule', async (importOriginal) => {
   return { ...real, loadFactory: (code: string) => real.loadFactory(code, importData) };
 });
 
-type EditAction = Extract<LessonAction, { do: 'apply-edit' | 'run-edited' | 'shipped-extension' }>;
-
+/** The editor's drafts, "Run my version" and "Back to the shipped extension", as the simulated page's driver does them. */
 export class SimulatedEdits {
   private drafts: Record<string, string> = {};
 
-  async perform(host: PlaygroundHost, action: EditAction): Promise<void> {
-    switch (action.do) {
-      case 'apply-edit': {
-        const graph = await import('virtual:extension-graph');
-        const shipped = graph.files[action.file];
-        if (shipped === undefined) throw new Error(`${action.file} is not one of the extension's files`);
-        const current = this.drafts[action.file] ?? shipped;
-        if (current.split(action.find).length !== 2) throw new Error(`${action.file} does not hold this text exactly once: ${action.find}`);
-        this.drafts[action.file] = current.replace(action.find, action.replace);
-        if (this.drafts[action.file] === shipped) delete this.drafts[action.file];
-        return;
-      }
-      case 'run-edited': {
-        const run = await host.runEdited({ ...this.drafts }, () => undefined);
-        if (run.kind !== 'running') throw new Error(`your version did not run: ${JSON.stringify(run)}`);
-        return;
-      }
-      case 'shipped-extension':
-        if (host.view().extension === 'edited') await host.useShipped();
-        return;
-    }
+  async apply(edit: LessonEdit): Promise<void> {
+    const graph = await import('virtual:extension-graph');
+    this.drafts = draftsWithEdit(this.drafts, graph.files[edit.file], edit);
+  }
+
+  async run(host: PlaygroundHost): Promise<void> {
+    const run = await host.runEdited({ ...this.drafts }, () => undefined);
+    if (run.kind !== 'running') throw new Error(`your version did not run: ${JSON.stringify(run)}`);
+  }
+
+  async shipped(host: PlaygroundHost): Promise<void> {
+    if (host.view().extension === 'edited') await host.useShipped();
   }
 }

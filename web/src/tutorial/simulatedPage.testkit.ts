@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { createActor, fromPromise, waitFor, type SnapshotFrom } from 'xstate';
 import { asSessionId, seededIdSource } from '$domain/ids';
-import type { AgentStepper } from '$domain/agents/stepper';
+import { AgentStepper, createAgent } from '$domain/agents/stepper';
 import { confirmationMachine } from '../machines/confirmation';
 import { ChangesSchema, type ComparisonView, type EntryTarget, type ToolCallOutcome } from '../protocol/messages';
 import { PlaygroundHost } from '../worker/playgroundHost';
@@ -13,11 +13,13 @@ import { checkGoal } from './goals';
 import type { CompiledStep, LessonAction } from '../../../lessons/format/lessonSchema';
 import { SimulatedEdits } from './simulatedEdits.testkit';
 import { resetStep, settingsOf, stepStartOf, type StepStart } from './stepStart';
-import { fillRevisions, runAgent, twinTabReserves } from './simulatedTabs.testkit';
+import { twinTabReserves } from './simulatedTabs.testkit';
+import { fillRevisions, performAction, type LessonActionDriver } from './lessonActions';
+import { observeToolCall } from '../app/agentObservation';
 
 /**
  * The page, reduced to what the tutorial sees, over the real worker host (worker logic on
- * fake-indexeddb): it performs lesson actions the way `app/actions.ts` does, records facts where
+ * fake-indexeddb): it performs lesson actions by the table `app/actions.ts` reads (lessonActions.ts), records facts where
  * the page's features record them, and checks a step's goal the way the tutorial does. The lesson
  * tests replay every step's solution and every wrong attempt through it.
  */
@@ -42,8 +44,8 @@ export async function closePages(): Promise<void> {
 type DialogSnapshot = SnapshotFrom<typeof confirmationMachine>;
 
 /**
- * The page, reduced to what the tutorial sees: it performs lesson actions through the host the
- * way `app/actions.ts` does, records facts where the page's features record them, and holds the
+ * The page, reduced to what the tutorial sees: it performs lesson actions through the host by the
+ * table `app/actions.ts` reads, records facts where the page's features record them, and holds the
  * comparison the way the page does: a watched topic, updated from the changes that follow every
  * request (parsed with the page's schema). Dialogs go through the page's own confirmation machine,
  * its `answer` actor calling the host's `answerDialog` as the worker's handler does.
@@ -164,120 +166,118 @@ export class SimulatedPage {
   }
 
   async perform(action: LessonAction): Promise<void> {
-    await this.act(action);
+    await performAction(this.driver, action);
     await this.sync();
   }
 
-  private async act(action: LessonAction): Promise<void> {
-    const before = this.deskEntries();
-    switch (action.do) {
-      case 'line': {
-        // The page turns a line away while its dialog waits; a lesson that tried would be wrong.
-        if (this.dialogBusy()) throw new Error(`A dialog is still open when the lesson types ${action.text}.`);
-        const outcome = await this.host.runLine(action.text);
-        if (outcome.kind === 'confirm') {
-          this.dialog.send({ type: 'OPENED', outcome, revision: this.host.view().revision });
-          return;
-        }
-        if (outcome.kind === 'answer') this.note({ kind: 'answer', text: outcome.text, query: outcome.query });
-        if (outcome.kind === 'said') this.note({ kind: 'said', text: action.text });
-        if (outcome.kind === 'refused') this.note({ kind: 'refused', code: outcome.code, via: 'line', change: outcome.change, deskEntries: this.since(before) });
+  /**
+   * The simulated page's driver of the lesson actions (the shared table, lessonActions.ts): each
+   * primitive through the host as the page's path reaches it, noting the facts the page's
+   * features note.
+   */
+  private readonly driver: LessonActionDriver = {
+    line: async (text) => {
+      // The page turns a line away while its dialog waits; a lesson that tried would be wrong.
+      if (this.dialogBusy()) throw new Error(`A dialog is still open when the lesson types ${text}.`);
+      const before = this.deskEntries();
+      const outcome = await this.host.runLine(text);
+      if (outcome.kind === 'confirm') {
+        this.dialog.send({ type: 'OPENED', outcome, revision: this.host.view().revision });
         return;
       }
-      case 'confirm':
-      case 'cancel':
-        await this.answerDialog(action.do === 'confirm');
-        return;
-      case 'meanwhile-reserve': {
-        const outcome = await this.host.meanwhileReserve('marigold-french', 1);
-        this.note({ kind: 'meanwhile', what: 'reserve' });
-        if (outcome.kind === 'committed') this.note({ kind: 'committed', change: outcome.change, via: 'meanwhile' });
-        return;
-      }
-      case 'meanwhile-step-back':
+      if (outcome.kind === 'answer') this.note({ kind: 'answer', text: outcome.text, query: outcome.query });
+      if (outcome.kind === 'said') this.note({ kind: 'said', text });
+      if (outcome.kind === 'refused') this.note({ kind: 'refused', code: outcome.code, via: 'line', change: outcome.change, deskEntries: this.since(before) });
+    },
+    answerDialog: (confirmed) => this.answerDialog(confirmed),
+    meanwhile: async (what) => {
+      if (what === 'step-back') {
         this.host.stepBack();
-        return this.note({ kind: 'meanwhile', what: 'step-back' });
-      case 'step-back':
-        this.host.stepBack();
-        return this.note({ kind: 'navigated', entryId: this.host.view().leafId });
-      case 'corrupt-demo':
-      case 'corrupt-then-valid': {
-        const validAfter = action.do === 'corrupt-then-valid';
-        const outcome = await this.host.appendCorruptSnapshot(validAfter ? 'valid' : undefined);
-        if (outcome.kind !== 'failed') this.note({ kind: 'corrupted', validAfter });
-        return;
+        return this.note({ kind: 'meanwhile', what });
       }
-      case 'tool':
-        return void (await this.callTool(JSON.stringify(fillRevisions(this.facts, action.args))));
-      case 'approve':
-      case 'deny': {
-        const pending = this.pendingApproval;
-        if (!pending) throw new Error('No approval prompt is waiting.');
-        this.pendingApproval = null;
-        const outcome = await this.host.answerApproval(pending.callId, action.do === 'approve');
-        this.note({ kind: 'tool', args: pending.args, outcome, deskEntries: this.since(before) });
-        return;
-      }
-      case 'policy':
-        this.host.setApprovalPolicy(action.value);
-        return this.note({ kind: 'policy', value: action.value });
-      case 'approval-mode':
-        this.host.setApprovalMode(action.value);
-        return this.note({ kind: 'approval-mode', value: action.value });
-      case 'interactive':
-        this.host.setInteractive(action.value);
-        return this.note({ kind: 'interactive', value: action.value });
-      case 'filter-journal':
-        this.journalFilter = action.text;
-        return this.watches.watch({ topic: 'journal', filter: action.text }, this.host.core);
-      case 'reopen': {
-        const { leafId: from, leafBehind: behind } = this.host.view();
-        await this.host.reopen();
-        this.note({ kind: 'reopened', from, to: this.host.view().leafId, behind });
-        return;
-      }
-      case 'branch-from':
-        return this.branchFrom({ by: 'text', text: action.text });
-      case 'branch-before-last-reservation':
-        return this.branchFrom({ by: 'before-last-reservation' });
-      case 'compare-with-other-branch': {
-        this.watches.watch({ topic: 'compare', other: { by: 'newest-off-branch' } }, this.host.core);
-        await this.sync();
-        if (this.compareMissing !== null) throw new Error(this.compareMissing);
-        return;
-      }
-      case 'try-other-revision': {
-        // As `SessionTree.tryOtherRevision`: only the agent's act carries a revision of its own choosing.
-        const { comparison } = await this.observed(this.nextSeq);
-        if (!comparison) throw new Error('Nothing is being compared.');
-        const revision = comparison.right.revision;
-        const outcome = await this.callTool(JSON.stringify({ op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: revision }));
-        if (outcome.kind === 'result' && outcome.details?.code) this.note({ kind: 'refused', code: outcome.details.code, via: 'compare', change: null, deskEntries: this.since(before) });
-        return;
-      }
-      case 'new-session':
-        await this.host.newSession(action.fresh === true);
-        this.note({ kind: 'new-session' });
-        return;
-      case 'twin-tab':
-        return twinTabReserves(this.host, this.store, 4242 + dbCounter, (fact) => this.note(fact));
-      case 'fail-next-write':
-        this.host.injectFault('abort');
-        return;
-      case 'closing-answer':
-        return this.note({ kind: 'closing-answer', value: action.value });
-      case 'answer':
-        return this.note({ kind: 'question-answer', question: '(this step)', value: action.value });
-      case 'run-agent':
-      case 'continue-agent':
-        this.agent = await runAgent(this.agent, action, (args) => this.callTool(args));
-        return;
-      case 'apply-edit':
-      case 'run-edited':
-      case 'shipped-extension':
-        return this.edits.perform(this.host, action);
-    }
+      const outcome = await this.host.meanwhileReserve('marigold-french', 1);
+      this.note({ kind: 'meanwhile', what });
+      if (outcome.kind === 'committed') this.note({ kind: 'committed', change: outcome.change, via: 'meanwhile' });
+    },
+    stepBack: async () => {
+      this.host.stepBack();
+      this.note({ kind: 'navigated', entryId: this.host.view().leafId });
+    },
+    appendCorrupt: async (validAfter) => {
+      const outcome = await this.host.appendCorruptSnapshot(validAfter ? 'valid' : undefined);
+      if (outcome.kind !== 'failed') this.note({ kind: 'corrupted', validAfter });
+    },
+    callTool: async (args) => void (await this.callTool(JSON.stringify(fillRevisions(args, this.facts)))),
+    answerApproval: async (approved) => {
+      const pending = this.pendingApproval;
+      if (!pending) throw new Error('No approval prompt is waiting.');
+      this.pendingApproval = null;
+      const before = this.deskEntries();
+      const outcome = await this.host.answerApproval(pending.callId, approved);
+      this.note({ kind: 'tool', args: pending.args, outcome, deskEntries: this.since(before) });
+    },
+    policy: async (value) => {
+      this.host.setApprovalPolicy(value);
+      this.note({ kind: 'policy', value });
+    },
+    approvalMode: async (value) => {
+      this.host.setApprovalMode(value);
+      this.note({ kind: 'approval-mode', value });
+    },
+    interactive: async (value) => {
+      this.host.setInteractive(value);
+      this.note({ kind: 'interactive', value });
+    },
+    filterJournal: async (text) => {
+      this.journalFilter = text;
+      this.watches.watch({ topic: 'journal', filter: text }, this.host.core);
+    },
+    reopen: async () => {
+      const { leafId: from, leafBehind: behind } = this.host.view();
+      await this.host.reopen();
+      this.note({ kind: 'reopened', from, to: this.host.view().leafId, behind });
+    },
+    newSession: async (fresh) => {
+      await this.host.newSession(fresh);
+      this.note({ kind: 'new-session' });
+    },
+    failNextWrite: async () => this.host.injectFault('abort'),
+    branchFrom: async (target) => this.branchFrom(target),
+    compareWithOtherBranch: async () => {
+      this.watches.watch({ topic: 'compare', other: { by: 'newest-off-branch' } }, this.host.core);
+      await this.sync();
+      if (this.compareMissing !== null) throw new Error(this.compareMissing);
+    },
+    tryOtherRevision: async () => {
+      // As `SessionTree.tryOtherRevision`: only the agent's act carries a revision of its own choosing.
+      const before = this.deskEntries();
+      const { comparison } = await this.observed(this.nextSeq);
+      if (!comparison) throw new Error('Nothing is being compared.');
+      const revision = comparison.right.revision;
+      const outcome = await this.callTool(JSON.stringify({ op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: revision }));
+      if (outcome.kind === 'result' && outcome.details?.code) this.note({ kind: 'refused', code: outcome.details.code, via: 'compare', change: null, deskEntries: this.since(before) });
+    },
+    twinTab: () => twinTabReserves(this.host, this.store, 4242 + dbCounter, (fact) => this.note(fact)),
+    closingAnswer: async (value) => this.note({ kind: 'closing-answer', value }),
+    answerQuestion: async (value) => this.note({ kind: 'question-answer', question: '(this step)', value }),
+    chooseAgent: (agent) => {
+      this.agent = new AgentStepper(createAgent(agent));
+    },
+    stepAgent: () => this.startedAgent().step(this.agentCall),
+    runAgentToEnd: () => this.startedAgent().runToEnd(this.agentCall),
+    applyEdit: (edit) => this.edits.apply(edit),
+    runEdited: () => this.edits.run(this.host),
+    shippedExtension: () => this.edits.shipped(this.host),
+  };
+
+  /** The Agents tab's run; "Run to end" with none started is a lesson's mistake. */
+  private startedAgent(): AgentStepper {
+    if (!this.agent) throw new Error('No scripted agent has been started.');
+    return this.agent;
   }
+
+  /** One call of the scripted agent, through the same host path as the tool panel; the agent sees what the page shows it. */
+  private readonly agentCall = async (args: Record<string, unknown>) => observeToolCall(await this.callTool(JSON.stringify(args)));
 
   /** What the tutorial records when a step begins (`Tutorial.captureStart`). */
   async stepStart(): Promise<StepStart> {
