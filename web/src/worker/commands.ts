@@ -1,6 +1,6 @@
 import { splitSlashCommand } from '$domain/command/parse';
 import { userMessageEntry } from '$domain/journal/entry';
-import type { LineOutcome, RunEnd, UiAnswer } from '../protocol/messages';
+import type { LineOutcome, RunEnd, UiAnswer, UiRequestKind } from '../protocol/messages';
 import { runEndOf } from './extensionOutcome';
 import type { HostCore } from './hostCore';
 import type { DialogAnswerer } from './omp/extensionRuntime';
@@ -53,12 +53,15 @@ async function followRun(core: HostCore, run: Invocation, from: number, command:
   return runEndOf(run, from, command, core.journal.revision());
 }
 
+/** Each kind of request as a sentence names it. */
+const REQUEST_NAMES: Readonly<Record<UiRequestKind, string>> = { confirm: 'a confirmation', select: 'a choice', input: 'a text' };
+
 /** The page's answer to what a run asked: the run goes on from its `await`, and this reports how it ended. */
 export async function answerUi(core: HostCore, answer: UiAnswer): Promise<RunEnd> {
   const waiting = core.waiting.get(answer.id);
   if (!waiting) return { kind: 'failed', text: 'That request is no longer open (the worker restarted or it was answered already): nothing was changed.' };
   const asked = waiting.run.asked;
-  if (asked?.request.kind !== answer.kind) return { kind: 'failed', text: `That answer is a ${answer.kind}, but the extension asked for a ${asked?.request.kind ?? 'nothing'}: nothing was changed.` };
+  if (asked?.request.kind !== answer.kind) return { kind: 'failed', text: `That answer is for ${REQUEST_NAMES[answer.kind]}, but the extension asked for ${asked ? REQUEST_NAMES[asked.request.kind] : 'nothing'}: nothing was changed.` };
   core.waiting.delete(answer.id);
   const from = waiting.run.notices.length;
   waiting.run.answer(answer);

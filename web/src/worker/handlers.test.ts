@@ -8,7 +8,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { EntryId } from '$domain/ids';
 import { isSeedDeskEntry } from '$domain/journal/entry';
-import { ChangesSchema, ResultSchemas, type RequestBody, type RequestType, type ResultOf } from '../protocol/messages';
+import { ChangesSchema, isConfirmAsked, ResultSchemas, type RequestBody, type RequestType, type ResultOf } from '../protocol/messages';
 import type { DeepReadonly } from '../protocol/deepReadonly';
 import { freshDatabases } from './databases.testkit';
 import { HANDLERS, handle, type HandlerContext } from './handlers';
@@ -29,8 +29,8 @@ async function request<T extends RequestType>(host: PlaygroundHost, body: Extrac
 /** Runs a human change on the command line and confirms its dialog at once; the new entry is the leaf. */
 async function commitLine(host: PlaygroundHost, ctx: HandlerContext, line: string): Promise<EntryId> {
   const confirm = await request(host, { type: 'line', text: line }, ctx);
-  if (confirm.kind !== 'confirm') throw new Error(`expected a dialog for ${line}, got ${confirm.kind}`);
-  const committed = await request(host, { type: 'answerDialog', dialogId: confirm.dialogId, confirmed: true }, ctx);
+  if (!isConfirmAsked(confirm)) throw new Error(`expected a dialog for ${line}, got ${confirm.kind}`);
+  const committed = await request(host, { type: 'answerUi', answer: { kind: 'confirm', id: confirm.request.id, confirmed: true } }, ctx);
   if (committed.kind !== 'committed') throw new Error(`expected a commit for ${line}, got ${JSON.stringify(committed)}`);
   return leafOf(host);
 }
@@ -72,7 +72,7 @@ describe('the worker handler map', () => {
       { type: 'line', text: '/seeds query' },
       { type: 'line', text: '/seeds reserve basil-genovese 2' },
       { type: 'meanwhileReserve', id: 'bean-scarlet', packets: 1 },
-      { type: 'answerDialog', dialogId: 'dialog-that-was-never-asked', confirmed: true },
+      { type: 'answerUi', answer: { kind: 'confirm', id: 'dialog-that-was-never-asked', confirmed: true } },
       { type: 'toolCall', args: '{"op":"discover"}', skipSchema: false },
       { type: 'line', text: '/unknown with args' },
       { type: 'line', text: '/seeds reserve basil-genovese 2', headless: true },
@@ -104,18 +104,18 @@ describe('the worker handler map', () => {
     expect(seen).toHaveLength(bodies.length);
     // A dialog answered through the handler: the commit answers with the new revision, as the page expects.
     const confirm = await request(host, { type: 'line', text: '/seeds reserve basil-genovese 2' }, ctx);
-    if (confirm.kind !== 'confirm') throw new Error(`expected a dialog, got ${confirm.kind}`);
+    if (!isConfirmAsked(confirm)) throw new Error(`expected a dialog, got ${confirm.kind}`);
     expect(ResultSchemas.line.safeParse(confirm).success).toBe(true);
-    const committed = await request(host, { type: 'answerDialog', dialogId: confirm.dialogId, confirmed: true }, ctx);
+    const committed = await request(host, { type: 'answerUi', answer: { kind: 'confirm', id: confirm.request.id, confirmed: true } }, ctx);
     expect(committed.kind).toBe('committed');
-    expect(ResultSchemas.answerDialog.safeParse(committed).success).toBe(true);
+    expect(ResultSchemas.answerUi.safeParse(committed).success).toBe(true);
     expect(committed.kind === 'committed' && committed.revision).toBe(host.view().revision);
     // And a cancel, through the same request.
     const again = await request(host, { type: 'line', text: '/seeds reserve basil-genovese 1' }, ctx);
-    if (again.kind !== 'confirm') throw new Error(`expected a dialog, got ${again.kind}`);
-    const cancelled = await request(host, { type: 'answerDialog', dialogId: again.dialogId, confirmed: false }, ctx);
+    if (!isConfirmAsked(again)) throw new Error(`expected a dialog, got ${again.kind}`);
+    const cancelled = await request(host, { type: 'answerUi', answer: { kind: 'confirm', id: again.request.id, confirmed: false } }, ctx);
     expect(cancelled).toMatchObject({ kind: 'cancelled', text: `Cancelled: nothing was changed. The revision is still ${host.view().revision}.` });
-    expect(ResultSchemas.answerDialog.safeParse(cancelled).success).toBe(true);
+    expect(ResultSchemas.answerUi.safeParse(cancelled).success).toBe(true);
   });
 
   it("a '/seeds query' answers its rows and revision as data, besides the text", async () => {
@@ -127,6 +127,8 @@ describe('the worker handler map', () => {
       kind: 'answer',
       text: `bean-scarlet: 4 available, 1 reserved\nrevision: ${host.view().revision}`,
       query: { revision: host.view().revision, rows: [{ id: 'bean-scarlet', available: 4, reserved: 1 }] },
+      by: 'shipped',
+      deskEntries: { before: 1, after: 1 },
     });
   });
 });
@@ -210,6 +212,25 @@ describe('navigate: each kind of target', () => {
     const leaf = leafOf(fresh);
     await expect(request(fresh, { type: 'navigate', target: { by: 'newest-off-branch' } }, ctx)).rejects.toThrow(/no seed desk entry on another branch/);
     expect(fresh.view().leafId).toBe(leaf);
+  });
+});
+
+describe('stepBack', () => {
+  it('answers the leaf it moved to: the parent, across a seed desk entry too, then null at the start of the session, where it stays', async () => {
+    const { host } = await databases.freshHost(24);
+    const ctx = context();
+    const m1 = await sayLine(host, ctx, 'one');
+    const d1 = await commitLine(host, ctx, '/seeds reserve basil-genovese 1');
+    await sayLine(host, ctx, 'two');
+    const answers: unknown[] = [];
+    for (let i = 0; i < 4; i++) {
+      const answer = await request(host, { type: 'stepBack' }, ctx);
+      expect(ResultSchemas.stepBack.safeParse(answer).success).toBe(true);
+      expect(answer.leafId).toBe(host.view().leafId);
+      answers.push(answer);
+    }
+    expect(answers).toEqual([{ leafId: d1 }, { leafId: m1 }, { leafId: null }, { leafId: null }]);
+    expect(host.view().revision).toBe(`${host.sessionId}:root`);
   });
 });
 

@@ -7,7 +7,7 @@ import 'fake-indexeddb/auto';
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HostView, LineOutcome } from '../protocol/messages';
-import { CHANGED_EVENT } from '../protocol/messages';
+import { CHANGED_EVENT, isConfirmAsked } from '../protocol/messages';
 import { freshDatabases } from './databases.testkit';
 import type { PlaygroundHost } from './playgroundHost';
 import { StorageFailure } from './store';
@@ -18,8 +18,8 @@ afterEach(() => vi.restoreAllMocks());
 
 async function confirmed(host: PlaygroundHost, line: string): Promise<LineOutcome> {
   const dialog = await host.runLine(line);
-  if (dialog.kind !== 'confirm') throw new Error(`expected a dialog for ${line}, got ${JSON.stringify(dialog)}`);
-  return host.answerDialog(dialog.dialogId, true);
+  if (!isConfirmAsked(dialog)) throw new Error(`expected a dialog for ${line}, got ${JSON.stringify(dialog)}`);
+  return host.answerUi({ kind: 'confirm', id: dialog.request.id, confirmed: true });
 }
 
 const basil = (view: HostView) => view.rows.find((row) => row.id === 'basil-genovese');
@@ -39,7 +39,13 @@ describe('PlaygroundHost: an append that fails after appendEntry returned', () =
     });
     const outcome = await confirmed(host, '/seeds reserve basil-genovese 1');
     expect(refused).toHaveBeenCalledTimes(1);
-    expect(outcome).toEqual({ kind: 'failed', text: 'Storage failed, nothing was appended: The disk refused the write (injected). Writes are stopped until you reopen the session.' });
+    // The outcome's entry counts agree: the entry appendEntry put in memory is not counted after.
+    expect(outcome).toEqual({
+      kind: 'failed',
+      text: 'Storage failed, nothing was appended: The disk refused the write (injected). Writes are stopped until you reopen the session.',
+      by: 'shipped',
+      deskEntries: { before: 1, after: 1 },
+    });
 
     // Memory forgot what the store did not keep: the view, the event log, the status line.
     const after = host.view();

@@ -19,7 +19,7 @@ import { parseSessionJsonl } from '$domain/journal/importJsonl';
 import { seedDeskJsonSchema } from '$domain/tool/jsonSchema';
 import { SEED_DESK_TOOL_NAME } from '$domain/tool/schema';
 import { checkArguments } from './omp/argumentCheck';
-import type { HostView, LineOutcome, ToolCallOutcome } from '../protocol/messages';
+import { isConfirmAsked, type HostView, type LineOutcome, type ToolCallOutcome } from '../protocol/messages';
 import { PlaygroundHost } from './playgroundHost';
 import { hasAssistantMessage } from './projections';
 import { JournalStore } from './store';
@@ -229,8 +229,8 @@ const setupArb: fc.Arbitrary<Setup> = fc.record({
 
 async function confirmed(host: PlaygroundHost, line: string): Promise<void> {
   const prepared = await host.runLine(line);
-  if (prepared.kind !== 'confirm') throw new FuzzFailure(`setup: expected a confirm for ${line}, got ${show(prepared)}`);
-  const done = await host.answerDialog(prepared.dialogId, true);
+  if (!isConfirmAsked(prepared)) throw new FuzzFailure(`setup: expected a confirm for ${line}, got ${show(prepared)}`);
+  const done = await host.answerUi({ kind: 'confirm', id: prepared.request.id, confirmed: true });
   if (done.kind !== 'committed') throw new FuzzFailure(`setup: expected a commit for ${line}, got ${show(done)}`);
 }
 
@@ -275,7 +275,7 @@ async function runActions(host: PlaygroundHost, store: JournalStore, setup: Setu
           label = `line ${outcome.kind}${outcome.kind === 'refused' ? ` ${outcome.code}` : ''}`;
           check(outcome.kind !== 'usage' || outcome.text.length > 0, `${where}: an empty usage text`);
           check(outcome.kind !== 'error' && outcome.kind !== 'failed', `${where}: the line ended in ${show(outcome)}`);
-          if (outcome.kind === 'confirm') {
+          if (isConfirmAsked(outcome)) {
             check(host.view().entryCount === before.entryCount, `${where}: asking for a confirmation appended something`);
             check(!action.headless && host.view().interactive, `${where}: a dialog opened without a UI`);
             let raced = false;
@@ -285,7 +285,7 @@ async function runActions(host: PlaygroundHost, store: JournalStore, setup: Setu
               raced = other.kind === 'committed';
               committed += raced ? 1 : 0;
             }
-            const done = await host.answerDialog(outcome.dialogId, action.confirm);
+            const done = await host.answerUi({ kind: 'confirm', id: outcome.request.id, confirmed: action.confirm });
             label = `${action.confirm ? 'confirm' : 'cancel'}${raced ? ' after a race' : ''} ${done.kind}${done.kind === 'refused' ? ` ${done.code}` : ''}`;
             if (done.kind === 'committed') committed += 1;
             if (!action.confirm) check(done.kind === 'cancelled', `${where}: a cancelled dialog ended in ${show(done)}`);
@@ -517,8 +517,8 @@ const importProperty = (host: PlaygroundHost, store: JournalStore, name: string)
 
     // And it takes new entries like any other: a grant, then an act on the revision it reports.
     const granted = await host.runLine('/seeds agent on');
-    if (granted.kind === 'confirm') {
-      const done = await host.answerDialog(granted.dialogId, true);
+    if (isConfirmAsked(granted)) {
+      const done = await host.answerUi({ kind: 'confirm', id: granted.request.id, confirmed: true });
       check(done.kind === 'committed', `a confirmed grant on the imported session was not committed: ${show(done)}`);
       count('import then grant');
     } else check(granted.kind === 'refused' && granted.code === 'corrupt-state' && reopened.corrupt !== null, `a grant on the imported session was ${show(granted)}`);
@@ -589,8 +589,8 @@ describe('pinned counterexamples (found by the fuzz above on 6b68603)', () => {
   it('regression (failed on 6b68603, fixed in 93e6000): callTool with skipSchema and expectedRevision [revision] commits a reservation', async () => {
     const { host } = await freshHost(67);
     const granted = await host.runLine('/seeds agent on');
-    if (granted.kind !== 'confirm') throw new Error(`expected a confirm, got ${granted.kind}`);
-    expect((await host.answerDialog(granted.dialogId, true)).kind).toBe('committed');
+    if (!isConfirmAsked(granted)) throw new Error(`expected a confirm, got ${granted.kind}`);
+    expect((await host.answerUi({ kind: 'confirm', id: granted.request.id, confirmed: true })).kind).toBe('committed');
     const before = host.view();
     const text = JSON.stringify({ op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: [before.revision] });
     expect(isCommittedTool(await host.callTool(text, true))).toBe(false);
@@ -605,6 +605,6 @@ describe('pinned counterexamples (found by the fuzz above on 6b68603)', () => {
   it.each(['/seeds reserve bean-scarlet 1.0', '/seeds reserve bean-scarlet +1'])('regression (failed on 6b68603, fixed in 93e6000): %s is prepared for confirmation (not digits only)', async (line) => {
     const { host } = await freshHost(71);
     const outcome = await host.runLine(line);
-    expect(outcome.kind).not.toBe('confirm');
+    expect(outcome.kind).not.toBe('asked');
   });
 });

@@ -6,7 +6,7 @@ import 'fake-indexeddb/auto';
  */
 import { describe, expect, it } from 'vitest';
 import { seededIdSource } from '$domain/ids';
-import type { LineOutcome } from '../protocol/messages';
+import { isConfirmAsked, type LineOutcome } from '../protocol/messages';
 import { PlaygroundHost } from './playgroundHost';
 import { freshDatabases } from './databases.testkit';
 
@@ -14,8 +14,8 @@ const databases = freshDatabases('host-lesson-test');
 
 async function confirmLine(host: PlaygroundHost, line: string): Promise<void> {
   const prepared: LineOutcome = await host.runLine(line);
-  if (prepared.kind !== 'confirm') throw new Error(`expected a dialog for ${line}, got ${JSON.stringify(prepared)}`);
-  const outcome = await host.answerDialog(prepared.dialogId, true);
+  if (!isConfirmAsked(prepared)) throw new Error(`expected a dialog for ${line}, got ${JSON.stringify(prepared)}`);
+  const outcome = await host.answerUi({ kind: 'confirm', id: prepared.request.id, confirmed: true });
   if (outcome.kind !== 'committed') throw new Error(`expected a commit for ${line}, got ${JSON.stringify(outcome)}`);
 }
 

@@ -6,6 +6,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { asSessionId, seededIdSource } from '$domain/ids';
 import { parseSessionJsonl } from '$domain/journal/importJsonl';
+import { isConfirmAsked } from '../protocol/messages';
 import { SEGMENT_ENTRIES } from './segments';
 import { freshDatabases } from './databases.testkit';
 import { PlaygroundHost } from './playgroundHost';
@@ -16,8 +17,8 @@ async function sessionWithHistory() {
   const { host, name } = await databases.freshHost(11);
   await host.runLine('a message before anything');
   const prepared = await host.runLine('/seeds reserve basil-genovese 2');
-  if (prepared.kind !== 'confirm') throw new Error('expected a dialog');
-  expect((await host.answerDialog(prepared.dialogId, true)).kind).toBe('committed');
+  if (!isConfirmAsked(prepared)) throw new Error('expected a dialog');
+  expect((await host.answerUi({ kind: 'confirm', id: prepared.request.id, confirmed: true })).kind).toBe('committed');
   await host.callTool(JSON.stringify({ op: 'query' }), false);
   return { host, name };
 }

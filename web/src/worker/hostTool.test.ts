@@ -8,7 +8,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { asEntryId } from '$domain/ids';
 import type { HostView, LineOutcome, ToolCallOutcome, ToolDetailsView } from '../protocol/messages';
-import { CHANGED_EVENT } from '../protocol/messages';
+import { CHANGED_EVENT, isConfirmAsked } from '../protocol/messages';
 import { PlaygroundHost } from './playgroundHost';
 import { freshDatabases } from './databases.testkit';
 import { storedEntries } from './storeReads.testkit';
@@ -64,8 +64,8 @@ const act = (action: 'reserve' | 'release', id: string, packets: unknown, expect
 /** A human change: the extension asks, and the learner confirms at once. */
 async function confirmLine(host: PlaygroundHost, line: string): Promise<void> {
   const prepared: LineOutcome = await host.runLine(line);
-  if (prepared.kind !== 'confirm') throw new Error(`expected a confirm for ${line}, got ${JSON.stringify(prepared)}`);
-  const outcome = await host.answerDialog(prepared.dialogId, true);
+  if (!isConfirmAsked(prepared)) throw new Error(`expected a confirm for ${line}, got ${JSON.stringify(prepared)}`);
+  const outcome = await host.answerUi({ kind: 'confirm', id: prepared.request.id, confirmed: true });
   if (outcome.kind !== 'committed') throw new Error(`expected a commit for ${line}, got ${JSON.stringify(outcome)}`);
 }
 

@@ -9,7 +9,7 @@ import { asEntryId, asSessionId, seededIdSource } from '$domain/ids';
 import { customEntry, sessionHeader, userMessageEntry } from '$domain/journal/entry';
 import { SEED_DESK_CUSTOM_TYPE } from '$domain/snapshot';
 import type { DeskChange, HostView, LineOutcome } from '../protocol/messages';
-import { CHANGED_EVENT } from '../protocol/messages';
+import { CHANGED_EVENT, isConfirmAsked, type ConfirmAsked } from '../protocol/messages';
 import { PlaygroundHost } from './playgroundHost';
 import { freshDatabases } from './databases.testkit';
 import { storedEntries } from './storeReads.testkit';
@@ -17,11 +17,11 @@ import { storedEntries } from './storeReads.testkit';
 const databases = freshDatabases('host-test');
 const freshHost = (seed = 7) => databases.freshHost(seed);
 
-type Confirm = Extract<LineOutcome, { kind: 'confirm' }>;
+type Confirm = ConfirmAsked;
 type Committed = Extract<LineOutcome, { kind: 'committed' }>;
 
 function asConfirm(outcome: LineOutcome): Confirm {
-  if (outcome.kind !== 'confirm') throw new Error(`expected a confirm outcome, got ${JSON.stringify(outcome)}`);
+  if (!isConfirmAsked(outcome)) throw new Error(`expected a confirm outcome, got ${JSON.stringify(outcome)}`);
   return outcome;
 }
 
@@ -32,7 +32,7 @@ async function prepare(host: PlaygroundHost, line: string): Promise<Confirm> {
 
 /** The learner's answer to the dialog: the extension's code goes on from its `await`. */
 function answer(host: PlaygroundHost, dialog: Confirm, confirmed = true): Promise<LineOutcome> {
-  return host.answerDialog(dialog.dialogId, confirmed);
+  return host.answerUi({ kind: 'confirm', id: dialog.request.id, confirmed: confirmed });
 }
 
 /** Prepare, then confirm at once: a human change that nothing raced. */
@@ -60,8 +60,11 @@ const changedEvents = (host: PlaygroundHost) => host.events().filter((event) => 
 const emptyQuery = (revision: string) =>
   ['basil-genovese: 8 available, 0 reserved', 'bean-scarlet: 5 available, 0 reserved', 'marigold-french: 3 available, 0 reserved', `revision: ${revision}`].join('\n');
 
-/** The answer to `/seeds query` on an empty desk: the text, and the same facts as data. */
-const emptyAnswer = (revision: string): LineOutcome => ({
+/** What a run by the shipped extension reports besides its end, when it leaves the journal's `count` seed desk entries as they were. */
+const unchanged = (count: number) => ({ by: 'shipped', deskEntries: { before: count, after: count } }) as const;
+
+/** The answer to `/seeds query` on an empty desk (the journal holding `deskEntries` seed desk entries): the text, and the same facts as data. */
+const emptyAnswer = (revision: string, deskEntries = 0): LineOutcome => ({
   kind: 'answer',
   text: emptyQuery(revision),
   query: {
@@ -72,6 +75,7 @@ const emptyAnswer = (revision: string): LineOutcome => ({
       { id: 'marigold-french', available: 3, reserved: 0 },
     ],
   },
+  ...unchanged(deskEntries),
 });
 
 const reservation = (action: 'reserve' | 'release', id: string, packets: number | string): DeskChange => ({ kind: 'reservation', action, id, packets });
@@ -108,6 +112,7 @@ describe('PlaygroundHost: start, query and conversation', () => {
       kind: 'answer',
       text: `bean-scarlet: 5 available, 0 reserved\nrevision: ${host.sessionId}:root`,
       query: { revision: `${host.sessionId}:root`, rows: [{ id: 'bean-scarlet', available: 5, reserved: 0 }] },
+      ...unchanged(0),
     });
     expect(host.view().entryCount).toBe(0);
   });
@@ -134,7 +139,7 @@ describe('PlaygroundHost: start, query and conversation', () => {
     expect((await host.runLine('')).kind).toBe('usage');
     expect((await host.runLine('   ')).kind).toBe('usage');
     const bare = await host.runLine('/seeds');
-    expect(bare).toEqual({ kind: 'usage', text: expect.stringMatching(/^\/seeds needs a subcommand\.\nUsage:\n/) });
+    expect(bare).toEqual({ kind: 'usage', text: expect.stringMatching(/^\/seeds needs a subcommand\.\nUsage:\n/), ...unchanged(0) });
     expect((await host.runLine('/seeds reserve basil-genovese')).kind).toBe('usage');
     expect(host.view().entryCount).toBe(0);
     // The extension said it as a warning, through ctx.ui.notify.
@@ -159,9 +164,9 @@ describe('PlaygroundHost: a confirmed human reservation', () => {
     await host.runLine('hello');
     const before = host.view();
     const dialog = await prepare(host, '/seeds reserve basil-genovese 2');
-    expect(dialog.dialogId).toEqual(expect.any(String));
-    expect(dialog.title).toBe('Reserve 2 basil-genovese?');
-    expect(dialog.message).toBe(`This branch holds 0 of 8 basil-genovese packets (8 available). Decided on revision ${before.revision}.`);
+    expect(dialog.request.id).toEqual(expect.any(String));
+    expect(dialog.request.title).toBe('Reserve 2 basil-genovese?');
+    expect(dialog.request.message).toBe(`This branch holds 0 of 8 basil-genovese packets (8 available). Decided on revision ${before.revision}.`);
     expect(dialog.text).toBe('');
     expect(host.view().entryCount).toBe(before.entryCount);
     expect(await store.countEntries(host.sessionId)).toBe(before.entryCount);
@@ -176,6 +181,7 @@ describe('PlaygroundHost: a confirmed human reservation', () => {
       kind: 'cancelled',
       text: `Cancelled: nothing was changed. The revision is still ${root}.`,
       change: reservation('reserve', 'basil-genovese', 2),
+      ...unchanged(0),
     });
     expect(host.view().entryCount).toBe(0);
     expect(await host.runLine('/seeds query')).toEqual(emptyAnswer(root));
@@ -193,6 +199,8 @@ describe('PlaygroundHost: a confirmed human reservation', () => {
       text: ['basil-genovese: 6 available, 2 reserved', 'bean-scarlet: 5 available, 0 reserved', 'marigold-french: 3 available, 0 reserved', `revision: ${view.revision}`].join('\n'),
       change: reservation('reserve', 'basil-genovese', 2),
       revision: view.revision,
+      by: 'shipped',
+      deskEntries: { before: 0, after: 1 },
     });
     expect(view.revision).not.toBe(root);
     expect(view.revision).toBe(`${host.sessionId}:${view.leafId}`);
@@ -216,14 +224,14 @@ describe('PlaygroundHost: a confirmed human reservation', () => {
     expect((await answer(host, dialog)).kind).toBe('committed');
     const before = host.view();
     const again = await answer(host, dialog);
-    expect(again).toEqual({ kind: 'failed', text: expect.stringMatching(/^That dialog is no longer open/) });
+    expect(again).toEqual({ kind: 'failed', text: expect.stringMatching(/^That request is no longer open/), ...unchanged(1) });
     expect(host.view().entryCount).toBe(before.entryCount);
     expect(host.view().revision).toBe(before.revision);
     expect(row(host.view(), 'basil-genovese')).toEqual({ reserved: 2, available: 6 });
     expect(await store.countEntries(host.sessionId)).toBe(1);
     expect(changedEvents(host)).toHaveLength(1);
     // An id no dialog ever had is refused the same way.
-    expect((await host.answerDialog('dialog-never', true)).kind).toBe('failed');
+    expect((await host.answerUi({ kind: 'confirm', id: 'dialog-never', confirmed: true })).kind).toBe('failed');
   });
 
   it('the race: a reservation lands while the bean dialog waits, so confirming bean is refused stale-revision and bean stays 0', async () => {
@@ -294,8 +302,8 @@ describe('PlaygroundHost: a confirmed human reservation', () => {
     const { host } = await freshHost();
     const root = host.view().revision;
     const dialog = await prepare(host, '/seeds agent on');
-    expect(dialog.title).toBe('Switch the agent on?');
-    expect(dialog.message).toMatch(/^The agent may then reserve and release/);
+    expect(dialog.request.title).toBe('Switch the agent on?');
+    expect(dialog.request.message).toMatch(/^The agent may then reserve and release/);
     expect(host.view().agentEnabled).toBe(false);
     expect(host.view().entryCount).toBe(0);
     const outcome = await answer(host, dialog);
@@ -333,7 +341,44 @@ describe('PlaygroundHost: headless', () => {
     const outcome = await host.runLine('/seeds reserve basil-genovese 2', true);
     expect(outcome.kind === 'refused' && outcome.code).toBe('ui-required');
     expect(host.view().interactive).toBe(true);
-    expect((await host.runLine('/seeds reserve basil-genovese 2')).kind).toBe('confirm');
+    expect((await host.runLine('/seeds reserve basil-genovese 2')).kind).toBe('asked');
+  });
+});
+
+describe('PlaygroundHost: what an outcome says besides its end (the extension that ran, the seed desk entries before and after)', () => {
+  it('a committed reservation: one seed desk entry more after than before; a message and a request count none', async () => {
+    const { host } = await freshHost(8);
+    expect(await host.runLine('hello')).toMatchObject({ kind: 'said', by: 'shipped', deskEntries: { before: 0, after: 0 } });
+    const basil = await prepare(host, '/seeds reserve basil-genovese 2');
+    expect(basil).toMatchObject({ by: 'shipped', deskEntries: { before: 0, after: 0 } });
+    expect(await answer(host, basil)).toMatchObject({ kind: 'committed', by: 'shipped', deskEntries: { before: 0, after: 1 } });
+    const bean = await prepare(host, '/seeds reserve bean-scarlet 1');
+    expect(bean).toMatchObject({ by: 'shipped', deskEntries: { before: 1, after: 1 } });
+    expect(await answer(host, bean)).toMatchObject({ kind: 'committed', by: 'shipped', deskEntries: { before: 1, after: 2 } });
+    // The journal's entries, every branch: back at the start the desk is empty, and the journal still holds both.
+    host.moveLeaf(null);
+    expect(host.view().rows.every((candidate) => candidate.reserved === 0)).toBe(true);
+    expect(await confirmLine(host, '/seeds reserve marigold-french 1')).toMatchObject({ by: 'shipped', deskEntries: { before: 2, after: 3 } });
+    expect(host.view().seedDeskEntryCount).toBe(3);
+  });
+
+  it('a refusal: as many seed desk entries after as before, refused at once or after the dialog; a cancel the same', async () => {
+    const { host } = await freshHost(9);
+    await confirmLine(host, '/seeds reserve basil-genovese 2');
+    expect(await host.runLine('/seeds reserve basil-genovese 99')).toMatchObject({ kind: 'refused', code: 'insufficient-availability', by: 'shipped', deskEntries: { before: 1, after: 1 } });
+    expect(await host.runLine('/seeds agent on', true)).toMatchObject({ kind: 'refused', code: 'ui-required', by: 'shipped', deskEntries: { before: 1, after: 1 } });
+    // The race: the reservation made meanwhile is one entry more; the stale confirmation adds none.
+    const bean = await prepare(host, '/seeds reserve bean-scarlet 1');
+    expect(await host.meanwhileReserve('marigold-french', 1)).toMatchObject({ kind: 'committed', by: 'shipped', deskEntries: { before: 1, after: 2 } });
+    expect(await answer(host, bean)).toMatchObject({ kind: 'refused', code: 'stale-revision', by: 'shipped', deskEntries: { before: 2, after: 2 } });
+    expect(await answer(host, await prepare(host, '/seeds agent on'), false)).toMatchObject({ kind: 'cancelled', by: 'shipped', deskEntries: { before: 2, after: 2 } });
+    expect(host.view().seedDeskEntryCount).toBe(2);
+  });
+
+  it('the corrupt-snapshot demo counts the entries it appends', async () => {
+    const { host } = await freshHost(10);
+    expect(await host.appendCorruptSnapshot()).toMatchObject({ kind: 'notice', by: 'shipped', deskEntries: { before: 0, after: 1 } });
+    expect(await host.appendCorruptSnapshot('valid')).toMatchObject({ kind: 'notice', by: 'shipped', deskEntries: { before: 1, after: 3 } });
   });
 });
 
@@ -345,7 +390,8 @@ describe('PlaygroundHost: storage failure latch', () => {
     const before = host.view();
     host.injectFault(fault);
     const outcome = await answer(host, dialog);
-    expect(outcome).toEqual({ kind: 'failed', text: expect.stringMatching(/^Storage failed, nothing was appended: /) });
+    // The append the store did not keep is gone from memory too: no seed desk entry after it either.
+    expect(outcome).toEqual({ kind: 'failed', text: expect.stringMatching(/^Storage failed, nothing was appended: /), ...unchanged(0) });
     const view = host.view();
     expect(view.writeFailure).toMatch(fault === 'abort' ? /abort/i : /quota/i);
     expect(view.entryCount).toBe(before.entryCount);
@@ -386,7 +432,7 @@ describe('PlaygroundHost: storage failure latch', () => {
     await host.reopen();
     expect(host.view().writeFailure).toBeNull();
     const again = await prepare(host, '/seeds reserve basil-genovese 2');
-    expect(again.message).toContain(`Decided on revision ${root}.`);
+    expect(again.request.message).toContain(`Decided on revision ${root}.`);
     expect((await answer(host, again)).kind).toBe('committed');
     expect(row(host.view(), 'basil-genovese')).toEqual({ reserved: 2, available: 6 });
     expect(await store.countEntries(host.sessionId)).toBe(1);
@@ -491,7 +537,7 @@ describe('PlaygroundHost: leaf moves, reopen and restart', () => {
     expect(await restarted.runLine('/seeds query')).toEqual(query);
     // The restored revision is the live one: a change decided on it goes through.
     const prepared = await prepare(restarted, '/seeds release basil-genovese 1');
-    expect(prepared.message).toContain(`Decided on revision ${before.revision}.`);
+    expect(prepared.request.message).toContain(`Decided on revision ${before.revision}.`);
     expect((await answer(restarted, prepared)).kind).toBe('committed');
     expect(row(restarted.view(), 'basil-genovese')).toEqual({ reserved: 1, available: 7 });
   });
@@ -537,7 +583,7 @@ describe('PlaygroundHost: what it finds in the database', () => {
     expect((await host.runLine('what now?')).kind).toBe('said');
     // Stepping back above the corrupt entry gives a usable desk again.
     host.moveLeaf(asEntryId('m0000001'));
-    expect(await host.runLine('/seeds query')).toEqual(emptyAnswer(`${SID}:root`));
+    expect(await host.runLine('/seeds query')).toEqual(emptyAnswer(`${SID}:root`, 2));
     expect((await confirmLine(host, '/seeds reserve bean-scarlet 1')).kind).toBe('committed');
     expect(row(host.view(), 'bean-scarlet')).toEqual({ reserved: 1, available: 4 });
     expect(host.view().corrupt).toBeNull();

@@ -7,7 +7,7 @@ import 'fake-indexeddb/auto';
  */
 import { describe, expect, it } from 'vitest';
 import type { EntryId } from '$domain/ids';
-import { ChangesSchema, type Changes, type Topic, type TopicUpdate, type Watch } from '../protocol/messages';
+import { ChangesSchema, isConfirmAsked, type Changes, type Topic, type TopicUpdate, type Watch } from '../protocol/messages';
 import type { DeepReadonly } from '../protocol/deepReadonly';
 import { freshDatabases } from './databases.testkit';
 import type { PlaygroundHost } from './playgroundHost';
@@ -48,8 +48,8 @@ async function watching(seed: number, watch: Watch[]) {
 
 async function commitLine(host: PlaygroundHost, line: string): Promise<EntryId> {
   const confirm = await host.runLine(line);
-  if (confirm.kind !== 'confirm') throw new Error(`expected a dialog for ${line}, got ${JSON.stringify(confirm)}`);
-  const committed = await host.answerDialog(confirm.dialogId, true);
+  if (!isConfirmAsked(confirm)) throw new Error(`expected a dialog for ${line}, got ${JSON.stringify(confirm)}`);
+  const committed = await host.answerUi({ kind: 'confirm', id: confirm.request.id, confirmed: true });
   if (committed.kind !== 'committed') throw new Error(`expected a commit for ${line}, got ${JSON.stringify(committed)}`);
   return leafOf(host);
 }

@@ -10,7 +10,7 @@ import 'fake-indexeddb/auto';
 import * as esbuild from 'esbuild-wasm';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { seededIdSource } from '$domain/ids';
-import type { LineOutcome } from '../../protocol/messages';
+import { isConfirmAsked, type LineOutcome } from '../../protocol/messages';
 import { freshDatabases } from '../databases.testkit';
 import { PlaygroundHost } from '../playgroundHost';
 import { EDITED_KEY } from './editedKey';
@@ -49,15 +49,15 @@ const NO_RE_READ = { [COMMAND]: (graph.files[COMMAND] ?? '').replace(RE_READ, 'c
 const progress = () => undefined;
 
 function dialogOf(outcome: LineOutcome): string {
-  if (outcome.kind !== 'confirm') throw new Error(`expected a dialog, got ${JSON.stringify(outcome)}`);
-  return outcome.dialogId;
+  if (!isConfirmAsked(outcome)) throw new Error(`expected a dialog, got ${JSON.stringify(outcome)}`);
+  return outcome.request.id;
 }
 
 /** The lesson's race: bean 2 asked, marigold 1 reserved meanwhile, then Confirm. */
 async function race(host: PlaygroundHost): Promise<LineOutcome> {
   const dialog = dialogOf(await host.runLine('/seeds reserve bean-scarlet 2'));
   await host.meanwhileReserve('marigold-french', 1);
-  return host.answerDialog(dialog, true);
+  return host.answerUi({ kind: 'confirm', id: dialog, confirmed: true });
 }
 
 const reserved = (host: PlaygroundHost, id: string) => host.view().rows.find((row) => row.id === id)?.reserved;
@@ -79,8 +79,9 @@ describe('an edited extension in the host', { timeout: 30_000 }, () => {
     expect(view.status).toContain('Seed desk');
     expect(host.events().map((item) => ('text' in item ? item.text : ''))).toContain('The host now runs your edited extension (seed-desk-edited.js) on this session.');
 
+    // Each outcome says which extension ran it; the journal's seed desk entries: marigold meanwhile, then bean.
     const stale = await race(host);
-    expect(stale.kind).toBe('committed');
+    expect(stale).toMatchObject({ kind: 'committed', by: 'edited', deskEntries: { before: 1, after: 2 } });
     expect(reserved(host, 'bean-scarlet')).toBe(2);
     // The stale snapshot overwrote the meanwhile reservation: marigold is back to 0.
     expect(reserved(host, 'marigold-french')).toBe(0);
@@ -88,7 +89,7 @@ describe('an edited extension in the host', { timeout: 30_000 }, () => {
     await host.useShipped();
     expect(host.view().extension).toBe('shipped');
     const refused = await race(host);
-    expect(refused).toMatchObject({ kind: 'refused', code: 'stale-revision' });
+    expect(refused).toMatchObject({ kind: 'refused', code: 'stale-revision', by: 'shipped', deskEntries: { before: 3, after: 3 } });
     expect(reserved(host, 'bean-scarlet')).toBe(2);
   });
 
@@ -139,7 +140,7 @@ describe('an edited extension in the host', { timeout: 30_000 }, () => {
     const { host } = await databases.freshHost(26);
     const throwing = { [COMMAND]: (graph.files[COMMAND] ?? '').replace('const command = parseSeedsArgs(args);', "throw new Error('my bug'); const command = parseSeedsArgs(args);") };
     expect(await host.runEdited(throwing, progress)).toMatchObject({ kind: 'running' });
-    expect(await host.runLine('/seeds query')).toEqual({ kind: 'error', text: 'Extension "command:seeds" error: my bug' });
+    expect(await host.runLine('/seeds query')).toEqual({ kind: 'error', text: 'Extension "command:seeds" error: my bug', by: 'edited', deskEntries: { before: 0, after: 0 } });
   });
 
   it('closes a dialog the replaced extension still waits on, says so, and an answer to it changes nothing', async () => {
@@ -148,7 +149,7 @@ describe('an edited extension in the host', { timeout: 30_000 }, () => {
     const entries = host.view().entryCount;
     await host.runEdited(NO_RE_READ, progress);
     expect(host.events().map((item) => ('text' in item ? item.text : ''))).toContain('The dialog "Reserve 1 basil-genovese?" was closed unanswered: the extension that asked it was replaced. Nothing was changed.');
-    expect(await host.answerDialog(dialog, true)).toMatchObject({ kind: 'failed' });
+    expect(await host.answerUi({ kind: 'confirm', id: dialog, confirmed: true })).toMatchObject({ kind: 'failed' });
     expect(host.view().entryCount).toBe(entries);
   });
 
@@ -208,7 +209,7 @@ describe('hostile code in an edited extension (issue 28)', { timeout: 30_000 }, 
     const { host } = await databases.freshHost(40);
     const entries = host.view().entryCount;
     expect(await host.runEdited(inHandler("await fetch('https://example.org/');"), progress)).toMatchObject({ kind: 'running' });
-    expect(await host.runLine('/seeds query')).toEqual({ kind: 'error', text: `Extension "command:seeds" error: ${FETCH}` });
+    expect(await host.runLine('/seeds query')).toEqual({ kind: 'error', text: `Extension "command:seeds" error: ${FETCH}`, by: 'edited', deskEntries: { before: 0, after: 0 } });
     expect(host.view().status).toContain(`Page host: ${FETCH}`);
     expect(host.view().entryCount).toBe(entries);
   });

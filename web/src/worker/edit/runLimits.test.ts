@@ -92,11 +92,12 @@ describe('appendEntry: a cap per run', () => {
     });
     expect(api).not.toBeNull();
     const first = await runCommand(runtime);
-    expect(first.dialog).not.toBeNull();
-    first.answer(true);
+    const asked = first.asked;
+    if (asked?.request.kind !== 'confirm') throw new Error(`expected a confirm, got ${JSON.stringify(asked?.request)}`);
+    first.answer({ kind: 'confirm', id: asked.request.id, confirmed: true });
     await first.settle();
     expect(first.result).toEqual({ ok: true, value: 'done' });
-    expect((await runCommand(runtime)).dialog).not.toBeNull();
+    expect((await runCommand(runtime)).asked).not.toBeNull();
     expect(host.appended).toHaveLength(3 * APPENDS_PER_RUN);
     expect(host.hostStatus()).toBeUndefined();
   });
@@ -161,7 +162,7 @@ describe('a run that never settles', () => {
     const run = await runCommand(runtime);
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(run.result).toBeNull();
-    expect(run.dialog?.title).toBe('Sure?');
+    expect(run.asked?.request).toMatchObject({ kind: 'confirm', title: 'Sure?', message: 'Take your time' });
   });
 
   it('the shipped extension is waited for, as the real host waits', async () => {

@@ -2,7 +2,8 @@ import 'fake-indexeddb/auto';
 /**
  * The worker's OMP extension runtime against what OMP 18.2.3 was measured to do (probed on
  * 2026-12-04; `npm run test:host` checks the same in the real host): action methods during loading, `pi.events`, a command or a tool that throws, a headless
- * `ctx.ui.confirm`, the session events, and a dialog answered after the session changed. Tiny
+ * `ctx.ui.confirm`, `select` and `input` (and with a UI: answered by id, under the command that
+ * asked), the session events, and a dialog answered after the session changed. Tiny
  * inline extensions stand in where the seed desk extension never does the thing measured; the
  * seed desk extension itself is used where it does. Hosts run over fake-indexeddb.
  */
@@ -11,6 +12,7 @@ import { asEntryId, asSessionId, seededIdSource } from '$domain/ids';
 import { sessionHeader } from '$domain/journal/entry';
 import { SessionJournal } from '$domain/journal/journal';
 import type { ExtensionAPI, ExtensionContext } from '../../../../extension/ompApi';
+import { isConfirmAsked } from '../../protocol/messages';
 import { freshDatabases } from '../databases.testkit';
 import { PlaygroundHost } from '../playgroundHost';
 import * as toolCalls from '../toolCalls';
@@ -45,6 +47,9 @@ function recordingHost(hasUI = true) {
 
 /** `pi.events` is the host's bus; the extension's declared API only names `emit`. */
 const busOf = (pi: ExtensionAPI): EventBus => pi.events as unknown as EventBus;
+
+/** What every run of an inline extension here reports besides its end: the host's loaded extension ran, and the journal holds no seed desk entry. */
+const NO_DESK_ENTRIES = { by: 'shipped', deskEntries: { before: 0, after: 0 } } as const;
 
 async function hostWith(extension: ExtensionFactory, seed = 1) {
   const store = await databases.openStore();
@@ -207,28 +212,28 @@ describe('a command handler', () => {
 
   it('that throws: the host’s extension error text, and nothing is appended', async () => {
     const { host, store } = await hostWith(commands);
-    expect(await host.runLine('/boom')).toEqual({ kind: 'error', text: 'Extension "command:boom" error: kaboom from command' });
-    expect(await host.runLine('/boom with args')).toEqual({ kind: 'error', text: 'Extension "command:boom" error: kaboom from command' });
+    expect(await host.runLine('/boom')).toEqual({ kind: 'error', text: 'Extension "command:boom" error: kaboom from command', ...NO_DESK_ENTRIES });
+    expect(await host.runLine('/boom with args')).toEqual({ kind: 'error', text: 'Extension "command:boom" error: kaboom from command', ...NO_DESK_ENTRIES });
     expect(host.view().entryCount).toBe(0);
     expect(await store.countEntries(host.sessionId)).toBe(0);
   });
 
   it('that throws a string: the string is the message', async () => {
     const { host } = await hostWith(commands);
-    expect(await host.runLine('/boomstr')).toEqual({ kind: 'error', text: 'Extension "command:boomstr" error: plain string thrown' });
+    expect(await host.runLine('/boomstr')).toEqual({ kind: 'error', text: 'Extension "command:boomstr" error: plain string thrown', ...NO_DESK_ENTRIES });
     expect(host.view().entryCount).toBe(0);
   });
 
   it('that notified before throwing: what it said, then the error', async () => {
     const { host } = await hostWith(commands);
-    expect(await host.runLine('/speakthenboom')).toEqual({ kind: 'error', text: 'about to fail\nExtension "command:speakthenboom" error: after speaking' });
+    expect(await host.runLine('/speakthenboom')).toEqual({ kind: 'error', text: 'about to fail\nExtension "command:speakthenboom" error: after speaking', ...NO_DESK_ENTRIES });
     expect(host.events()).toEqual([expect.objectContaining({ kind: 'notification', level: 'warning', text: 'about to fail' })]);
   });
 
   it('gets the raw text after the first space, not trimmed at its start; what it returns that the page does not know is a notice', async () => {
     const { host } = await hostWith(commands);
-    expect(await host.runLine('/echo  a b')).toEqual({ kind: 'notice', text: 'args=" a b"' });
-    expect(await host.runLine('/echo')).toEqual({ kind: 'notice', text: 'args=""' });
+    expect(await host.runLine('/echo  a b')).toEqual({ kind: 'notice', text: 'args=" a b"', ...NO_DESK_ENTRIES });
+    expect(await host.runLine('/echo')).toEqual({ kind: 'notice', text: 'args=""', ...NO_DESK_ENTRIES });
     expect(host.view().entryCount).toBe(0);
   });
 
@@ -299,35 +304,190 @@ describe('ctx.ui.confirm', () => {
     const outcome = await host.runLine('/ask');
     expect(outcome.kind).toBe('notice');
     expect(outcome.kind === 'notice' && outcome.text).toContain('confirmed=false hasUI=false');
-    expect(host.core.dialogs.size).toBe(0);
+    expect(host.core.waiting.size).toBe(0);
   });
 
   it('one headless line does the same, and the host keeps its UI', async () => {
     const { host } = await hostWith(asking);
     const outcome = await host.runLine('/ask', true);
     expect(outcome.kind === 'notice' && outcome.text).toContain('confirmed=false hasUI=false');
-    expect(host.core.dialogs.size).toBe(0);
+    expect(host.core.waiting.size).toBe(0);
     expect(host.view().interactive).toBe(true);
   });
 
   it('with a UI: the run stops at a dialog the page answers by id, and goes on from its await', async () => {
     const { host } = await hostWith(asking);
     const dialog = await host.runLine('/ask');
-    expect(dialog).toEqual({ kind: 'confirm', dialogId: expect.any(String), title: 'Proceed?', message: 'It will do nothing.', text: '' });
-    expect(host.core.dialogs.size).toBe(1);
-    if (dialog.kind !== 'confirm') return;
-    expect(await host.answerDialog(dialog.dialogId, true)).toEqual({ kind: 'notice', text: 'confirmed=true hasUI=true' });
-    expect(host.core.dialogs.size).toBe(0);
+    expect(dialog).toEqual({
+      kind: 'asked',
+      request: { kind: 'confirm', id: expect.any(String), title: 'Proceed?', message: 'It will do nothing.' },
+      text: '',
+      revision: `${host.sessionId}:root`,
+      ...NO_DESK_ENTRIES,
+    });
+    expect(host.core.waiting.size).toBe(1);
+    if (!isConfirmAsked(dialog)) throw new Error(`expected a confirm, got ${JSON.stringify(dialog)}`);
+    expect(host.core.waiting.get(dialog.request.id)?.command).toBe('ask');
+    expect(await host.answerUi({ kind: 'confirm', id: dialog.request.id, confirmed: true })).toEqual({ kind: 'notice', text: 'confirmed=true hasUI=true', ...NO_DESK_ENTRIES });
+    expect(host.core.waiting.size).toBe(0);
   });
 
   it('two dialogs open at once are answered independently, by id', async () => {
     const { host } = await hostWith(asking);
     const first = await host.runLine('/ask');
     const second = await host.runLine('/ask');
-    if (first.kind !== 'confirm' || second.kind !== 'confirm') throw new Error('expected two dialogs');
-    expect(first.dialogId).not.toBe(second.dialogId);
-    expect(await host.answerDialog(second.dialogId, false)).toEqual({ kind: 'notice', text: 'confirmed=false hasUI=true' });
-    expect(await host.answerDialog(first.dialogId, true)).toEqual({ kind: 'notice', text: 'confirmed=true hasUI=true' });
+    if (!isConfirmAsked(first) || !isConfirmAsked(second)) throw new Error('expected two dialogs');
+    expect(first.request.id).not.toBe(second.request.id);
+    expect(await host.answerUi({ kind: 'confirm', id: second.request.id, confirmed: false })).toEqual({ kind: 'notice', text: 'confirmed=false hasUI=true', ...NO_DESK_ENTRIES });
+    expect(await host.answerUi({ kind: 'confirm', id: first.request.id, confirmed: true })).toEqual({ kind: 'notice', text: 'confirmed=true hasUI=true', ...NO_DESK_ENTRIES });
+  });
+});
+
+describe('ctx.ui.select and ctx.ui.input', () => {
+  /** How the extension's await resolved: undefined stays distinguishable from the text "undefined". */
+  const shown = (value: string | undefined) => (value === undefined ? 'undefined' : JSON.stringify(value));
+  const choosing: ExtensionFactory = (pi) => {
+    pi.registerCommand('pick', {
+      handler: async (_args, ctx) => {
+        const choice = await ctx.ui.select('Which seed?', ['basil', 'bean', 'marigold']);
+        ctx.ui.notify(`choice=${shown(choice)}`);
+      },
+    });
+    pi.registerCommand('name', {
+      handler: async (_args, ctx) => {
+        const typed = await ctx.ui.input('Name the bed', 'e.g. south bed');
+        ctx.ui.notify(`typed=${shown(typed)}`);
+      },
+    });
+    pi.registerCommand('bare', {
+      handler: async (_args, ctx) => {
+        ctx.ui.notify(`typed=${shown(await ctx.ui.input('Anything?'))}`);
+      },
+    });
+  };
+
+  it('select: the run stops at a select request the page answers by id; the await resolves to the chosen option', async () => {
+    const { host } = await hostWith(choosing);
+    const asked = await host.runLine('/pick');
+    expect(asked).toEqual({
+      kind: 'asked',
+      request: { kind: 'select', id: expect.any(String), title: 'Which seed?', options: ['basil', 'bean', 'marigold'] },
+      text: '',
+      revision: `${host.sessionId}:root`,
+      ...NO_DESK_ENTRIES,
+    });
+    if (asked.kind !== 'asked') throw new Error('expected a request');
+    expect([...host.core.waiting.keys()]).toEqual([asked.request.id]);
+    expect(host.core.waiting.get(asked.request.id)?.command).toBe('pick');
+    expect(await host.answerUi({ kind: 'select', id: asked.request.id, choice: 'bean' })).toEqual({ kind: 'notice', text: 'choice="bean"', ...NO_DESK_ENTRIES });
+    expect(host.core.waiting.size).toBe(0);
+  });
+
+  it('select cancelled (choice null): the await resolves to undefined', async () => {
+    const { host } = await hostWith(choosing);
+    const asked = await host.runLine('/pick');
+    if (asked.kind !== 'asked') throw new Error('expected a request');
+    expect(await host.answerUi({ kind: 'select', id: asked.request.id, choice: null })).toEqual({ kind: 'notice', text: 'choice=undefined', ...NO_DESK_ENTRIES });
+    expect(host.core.waiting.size).toBe(0);
+  });
+
+  it('input: the run stops at an input request with its placeholder; the await resolves to the typed text, an empty text included', async () => {
+    const { host } = await hostWith(choosing);
+    const asked = await host.runLine('/name');
+    expect(asked).toEqual({
+      kind: 'asked',
+      request: { kind: 'input', id: expect.any(String), title: 'Name the bed', placeholder: 'e.g. south bed' },
+      text: '',
+      revision: `${host.sessionId}:root`,
+      ...NO_DESK_ENTRIES,
+    });
+    if (asked.kind !== 'asked') throw new Error('expected a request');
+    expect(host.core.waiting.get(asked.request.id)?.command).toBe('name');
+    expect(await host.answerUi({ kind: 'input', id: asked.request.id, text: 'north bed' })).toEqual({ kind: 'notice', text: 'typed="north bed"', ...NO_DESK_ENTRIES });
+    expect(host.core.waiting.size).toBe(0);
+    // An empty text is what was typed, not a cancel.
+    const again = await host.runLine('/name');
+    if (again.kind !== 'asked') throw new Error('expected a request');
+    expect(await host.answerUi({ kind: 'input', id: again.request.id, text: '' })).toEqual({ kind: 'notice', text: 'typed=""', ...NO_DESK_ENTRIES });
+  });
+
+  it('input cancelled (text null): the await resolves to undefined; without a placeholder the request carries null', async () => {
+    const { host } = await hostWith(choosing);
+    const asked = await host.runLine('/bare');
+    expect(asked).toMatchObject({ kind: 'asked', request: { kind: 'input', title: 'Anything?', placeholder: null } });
+    if (asked.kind !== 'asked') throw new Error('expected a request');
+    expect(await host.answerUi({ kind: 'input', id: asked.request.id, text: null })).toEqual({ kind: 'notice', text: 'typed=undefined', ...NO_DESK_ENTRIES });
+    expect(host.core.waiting.size).toBe(0);
+  });
+
+  it('headless (interactive=false): select and input resolve undefined at once, and nothing waits', async () => {
+    const { host } = await hostWith(choosing);
+    host.setInteractive(false);
+    const notShown = '(not shown: a host without UI drops notifications) ';
+    expect(await host.runLine('/pick')).toEqual({ kind: 'notice', text: `${notShown}choice=undefined`, ...NO_DESK_ENTRIES });
+    expect(await host.runLine('/name')).toEqual({ kind: 'notice', text: `${notShown}typed=undefined`, ...NO_DESK_ENTRIES });
+    expect(host.core.waiting.size).toBe(0);
+  });
+
+  it('one headless line does the same, and the next line with a UI asks again', async () => {
+    const { host } = await hostWith(choosing);
+    expect(await host.runLine('/pick', true)).toMatchObject({ kind: 'notice', text: expect.stringContaining('choice=undefined') });
+    expect(host.core.waiting.size).toBe(0);
+    expect(await host.runLine('/pick')).toMatchObject({ kind: 'asked', request: { kind: 'select' } });
+    expect(host.core.waiting.size).toBe(1);
+  });
+
+  it('an answer of another kind than the open request is refused, and the run keeps waiting for the right one', async () => {
+    const { host } = await hostWith(choosing);
+    const pick = await host.runLine('/pick');
+    const name = await host.runLine('/name');
+    if (pick.kind !== 'asked' || name.kind !== 'asked') throw new Error('expected two requests');
+    expect(await host.answerUi({ kind: 'confirm', id: pick.request.id, confirmed: true })).toEqual({
+      kind: 'failed',
+      text: 'That answer is for a confirmation, but the extension asked for a choice: nothing was changed.',
+      ...NO_DESK_ENTRIES,
+    });
+    expect(await host.answerUi({ kind: 'select', id: name.request.id, choice: 'basil' })).toMatchObject({ kind: 'failed', text: expect.stringContaining('nothing was changed') });
+    expect(await host.answerUi({ kind: 'input', id: pick.request.id, text: 'basil' })).toMatchObject({ kind: 'failed' });
+    // Both runs still wait, each on its own request; nothing they would say was said.
+    expect([...host.core.waiting.keys()].sort()).toEqual([pick.request.id, name.request.id].sort());
+    expect(host.events()).toEqual([]);
+    expect(await host.answerUi({ kind: 'select', id: pick.request.id, choice: 'marigold' })).toEqual({ kind: 'notice', text: 'choice="marigold"', ...NO_DESK_ENTRIES });
+    expect(await host.answerUi({ kind: 'input', id: name.request.id, text: 'west bed' })).toEqual({ kind: 'notice', text: 'typed="west bed"', ...NO_DESK_ENTRIES });
+    expect(host.core.waiting.size).toBe(0);
+  });
+});
+
+describe('an answer reports under the command that asked', () => {
+  const guarded: ExtensionFactory = (pi) => {
+    for (const name of ['prune', 'water']) {
+      pi.registerCommand(name, {
+        handler: async (_args, ctx) => {
+          const confirmed = await ctx.ui.confirm(`${name}?`, `It will ${name} the bed.`);
+          throw new Error(`${name} ${confirmed ? 'confirmed' : 'cancelled'}, then failed`);
+        },
+      });
+    }
+  };
+
+  it('an extension error after the answer names that command, not /seeds, for each of two runs answered out of order', async () => {
+    const { host } = await hostWith(guarded);
+    const prune = await host.runLine('/prune');
+    const water = await host.runLine('/water now');
+    if (!isConfirmAsked(prune) || !isConfirmAsked(water)) throw new Error('expected two confirmations');
+    expect(host.core.waiting.get(prune.request.id)?.command).toBe('prune');
+    expect(host.core.waiting.get(water.request.id)?.command).toBe('water');
+    expect(await host.answerUi({ kind: 'confirm', id: water.request.id, confirmed: false })).toEqual({
+      kind: 'error',
+      text: 'Extension "command:water" error: water cancelled, then failed',
+      ...NO_DESK_ENTRIES,
+    });
+    expect(await host.answerUi({ kind: 'confirm', id: prune.request.id, confirmed: true })).toEqual({
+      kind: 'error',
+      text: 'Extension "command:prune" error: prune confirmed, then failed',
+      ...NO_DESK_ENTRIES,
+    });
+    expect(host.core.waiting.size).toBe(0);
   });
 });
 
@@ -337,11 +497,11 @@ describe('a dialog answered after the session changed (the seed desk extension)'
     const host = await PlaygroundHost.start(store, seededIdSource(31));
     const first = host.sessionId;
     const dialog = await host.runLine('/seeds reserve basil-genovese 2');
-    if (dialog.kind !== 'confirm') throw new Error(`expected a dialog, got ${JSON.stringify(dialog)}`);
-    expect(dialog.message).toContain(`Decided on revision ${first}:root.`);
+    if (!isConfirmAsked(dialog)) throw new Error(`expected a dialog, got ${JSON.stringify(dialog)}`);
+    expect(dialog.request.message).toContain(`Decided on revision ${first}:root.`);
     await host.newSession();
     expect(host.sessionId).not.toBe(first);
-    const outcome = await host.answerDialog(dialog.dialogId, true);
+    const outcome = await host.answerUi({ kind: 'confirm', id: dialog.request.id, confirmed: true });
     expect(outcome).toMatchObject({ kind: 'refused', code: 'stale-revision', change: { kind: 'reservation', action: 'reserve', id: 'basil-genovese', packets: 2 } });
     expect(outcome.kind === 'refused' && outcome.text).toContain(`${host.sessionId}:root`);
     expect(host.view().entryCount).toBe(0);
@@ -354,9 +514,9 @@ describe('a dialog answered after the session changed (the seed desk extension)'
     const host = await PlaygroundHost.start(store, seededIdSource(32));
     await host.runLine('something to fork');
     const dialog = await host.runLine('/seeds agent on');
-    if (dialog.kind !== 'confirm') throw new Error(`expected a dialog, got ${JSON.stringify(dialog)}`);
+    if (!isConfirmAsked(dialog)) throw new Error(`expected a dialog, got ${JSON.stringify(dialog)}`);
     await host.forkSession();
-    const outcome = await host.answerDialog(dialog.dialogId, true);
+    const outcome = await host.answerUi({ kind: 'confirm', id: dialog.request.id, confirmed: true });
     expect(outcome).toMatchObject({ kind: 'refused', code: 'stale-revision', change: { kind: 'grant', enabled: true } });
     expect(host.view().agentEnabled).toBe(false);
     expect(host.view().entryCount).toBe(1);
