@@ -28,7 +28,7 @@
  *      of that name in the repository (a text names a file by its name where the folder is clear);
  *    - with a folder: from the root; from the markdown file's folder (`src/worker/…` in
  *      `web/CONTEXT.md`); then as a shorthand after a path named earlier in the same paragraph,
- *      list item or table row, read from that path or one of its folders (`omp/invocation.ts`
+ *      list item or table row, read from that path or one of its folders (`omp/runPolicy.ts`
  *      after `src/worker/omp/extensionRuntime.ts`);
  *    - a `/`-path without an extension may leave it out, as an import does (`domain/desk`);
  *    - a trailing `:line` or `:line:column` is dropped (`lessons/…/04-race-refused.md:30`);
@@ -229,7 +229,7 @@ describe('backticked repository paths in the docs, the CONTEXT files and the REA
     const text = [
       'The schema is `web/src/lessons/schema.ts` and the layout `LowerPanels.svelte`; `domain/desk.ts` and `fixture.ts` exist.',
       '',
-      '- `src/worker/omp/extensionRuntime.ts` + `omp/invocation.ts`, then `omp/nothing.ts`; `domain/desk` as an import.',
+      '- `src/worker/omp/extensionRuntime.ts` + `omp/runPolicy.ts`, then `omp/nothing.ts`; `domain/desk` as an import.',
       '',
       '| `src/views/` | `../lessons/` | `../shared` | `dist/` | `extension/dist/seed-desk.js` | `seed-desk.js` |',
       '',
@@ -254,7 +254,7 @@ describe('backticked repository paths in the docs, the CONTEXT files and the REA
       'domain/desk.ts',
       'fixture.ts',
       'src/worker/omp/extensionRuntime.ts',
-      'omp/invocation.ts',
+      'omp/runPolicy.ts',
       'omp/nothing.ts',
       'domain/desk',
       'src/views/',

@@ -5,7 +5,7 @@
 import { seededIdSource, type EntryId } from '../domain/ids';
 import { isSeedDeskEntry, type JournalEntry } from '../domain/journal/entry';
 import type { AgentStepper } from '../domain/agents/stepper';
-import type { LineOutcome, ToolCallOutcome } from '../web/src/protocol/messages';
+import { isConfirmAsked, type LineOutcome, type ToolCallOutcome } from '../web/src/protocol/messages';
 import { PlaygroundHost } from '../web/src/worker/playgroundHost';
 import { resolveTarget } from '../web/src/worker/projections';
 import type { JournalStore } from '../web/src/worker/store';
@@ -162,10 +162,10 @@ export class PlaygroundRunner {
     const pageOnly: string[] = [];
     if ('command' in step) {
       let line = await host.runLine(step.command);
-      if (line.kind === 'confirm') {
-        dialog = { title: line.title, message: line.message };
+      if (isConfirmAsked(line)) {
+        dialog = { title: line.request.title, message: line.request.message };
         if (step.meanwhile) meanwhile = await this.meanwhile(step.meanwhile);
-        line = await host.answerDialog(line.dialogId, step.confirm !== false);
+        line = await host.answerUi({ kind: 'confirm', id: line.request.id, confirmed: step.confirm !== false });
       }
       if (line.kind === 'failed' || line.kind === 'said') pageOnly.push(`${line.kind}: ${line.text}`);
       outcome = lineOutcome(line);
@@ -239,9 +239,9 @@ export class PlaygroundRunner {
     }
     let line = await twin.runLine(step.twinTab.command);
     let dialog: StepTrace['dialog'] = null;
-    if (line.kind === 'confirm') {
-      dialog = { title: line.title, message: line.message };
-      line = await twin.answerDialog(line.dialogId, true);
+    if (isConfirmAsked(line)) {
+      dialog = { title: line.request.title, message: line.request.message };
+      line = await twin.answerUi({ kind: 'confirm', id: line.request.id, confirmed: true });
     }
     const said = log.take();
     const appended = twin.currentJournal().entries().filter((entry) => !before.has(entry.id)).flatMap((entry) => appendedName(entry) ?? []);

@@ -20,7 +20,7 @@ export function deskView(h: Harness): DeskView {
 export const isDesk = (entry: HostEntry) => entry.type === 'custom' && entry['customType'] === DESK;
 export const isUserMessage = (entry: HostEntry | undefined) => entry?.type === 'message' && (entry['message'] as { role?: unknown } | undefined)?.role === 'user';
 
-/** What a `/seeds` run returned, in the trace's terms (the same reading as the worker's extensionOutcome). */
+/** What a `/seeds` run returned, in the trace's terms (the same reading as the worker's commands.ts). */
 export function commandOutcome(run: CommandRun | undefined): Outcome {
   if (!run) return { kind: 'command', result: 'none' };
   if (!run.ok) return { kind: 'command', result: 'error' };

@@ -24,7 +24,9 @@ const FACTS_OF: { readonly [K in RunEndKind]: FactsOf<K> } = {
   cancelled: (outcome, via) => (via === 'answer' ? [{ kind: 'cancelled', change: outcome.change }] : []),
   committed: (outcome, via) => (via === 'answer' ? [{ kind: 'committed', change: outcome.change, via: 'dialog' }] : []),
   notice: () => [],
-  error: () => [],
+  // After an answer, an extension error is how a latched store shows (its appendEntry throws): the
+  // dialog ends `failed`, and the storage lesson counts it as a failed write, as it always has.
+  error: (outcome, via) => (via === 'answer' ? [{ kind: 'storage-failed', text: outcome.text }] : []),
 };
 
 export function factsOfOutcome(outcome: LineOutcome, via: OutcomeVia, typed = ''): Fact[] {

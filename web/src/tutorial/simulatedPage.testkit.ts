@@ -1,9 +1,8 @@
 import 'fake-indexeddb/auto';
-import { createActor, fromPromise, waitFor, type SnapshotFrom } from 'xstate';
 import { asSessionId, seededIdSource } from '$domain/ids';
 import { AgentStepper, createAgent } from '$domain/agents/stepper';
-import { confirmationMachine } from '../machines/confirmation';
-import { ChangesSchema, type ComparisonView, type EntryTarget, type ToolCallOutcome } from '../protocol/messages';
+import { ChangesSchema, type ComparisonView, type EntryTarget, type LineOutcome, type ToolCallOutcome, type UiRequest } from '../protocol/messages';
+import { factsOfOutcome, type OutcomeVia } from './outcomeFacts';
 import { PlaygroundHost } from '../worker/playgroundHost';
 import { JournalStore } from '../worker/store';
 import { Watches } from '../worker/watches';
@@ -41,22 +40,20 @@ export async function closePages(): Promise<void> {
   }
 }
 
-type DialogSnapshot = SnapshotFrom<typeof confirmationMachine>;
-
 /**
  * The page, reduced to what the tutorial sees: it performs lesson actions through the host by the
  * table `app/actions.ts` reads, records facts where the page's features record them, and holds the
  * comparison the way the page does: a watched topic, updated from the changes that follow every
- * request (parsed with the page's schema). Dialogs go through the page's own confirmation machine,
- * its `answer` actor calling the host's `answerDialog` as the worker's handler does.
+ * request (parsed with the page's schema). What the extension asks of the UI is held as the
+ * command line holds it (`pending`) and answered through the host's `answerUi`, as the worker's
+ * handler does; every outcome's facts come from the page's own table (outcomeFacts.ts).
  */
 export class SimulatedPage {
   private readonly edits = new SimulatedEdits();
   private facts: StampedFact[] = [];
   private seq = 0;
-  private readonly dialog;
-  /** Seed desk entries when the open dialog was answered (the page's `dialogBefore`). */
-  private dialogBefore = 0;
+  /** What the extension waits for (the command line's `pending`). */
+  private pending: UiRequest | null = null;
   private pendingApproval: { callId: string; args: string } | null = null;
   private readonly watches = new Watches();
   private comparison: ComparisonView | null = null;
@@ -70,40 +67,20 @@ export class SimulatedPage {
     private readonly host: PlaygroundHost,
     private readonly store: JournalStore,
   ) {
-    this.dialog = createActor(
-      confirmationMachine.provide({
-        actors: { answer: fromPromise(({ input }) => this.host.answerDialog(input.dialogId, input.confirmed)) },
-      }),
-    );
-    let previous = this.dialog.getSnapshot().value;
-    this.dialog.subscribe((snapshot) => {
-      if (snapshot.value !== previous) this.reportDialog(snapshot);
-      previous = snapshot.value;
-    });
-    this.dialog.start();
   }
 
-  /** What `CommandLine.reportDialog` records when the dialog's machine reaches a state. */
-  private reportDialog(snapshot: DialogSnapshot): void {
-    const { change, code, result, title } = snapshot.context;
-    const value = snapshot.value;
-    if (value === 'open') this.note({ kind: 'dialog-opened', title });
-    if (value === 'committed') this.note({ kind: 'committed', change, via: 'dialog' });
-    if (value === 'refused' && code) this.note({ kind: 'refused', code, via: 'dialog', change, deskEntries: this.since(this.dialogBefore) });
-    if (value === 'cancelled' && change) this.note({ kind: 'cancelled', change });
-    if (value === 'failed') this.note({ kind: 'storage-failed', text: result });
+  /** As the command line's `settle`: the outcome's facts from the page's table, and a request kept when the extension asked. */
+  private settle(outcome: LineOutcome, via: OutcomeVia, typed: string): void {
+    for (const fact of factsOfOutcome(outcome, via, typed)) this.note(fact, outcome.by);
+    this.pending = outcome.kind === 'asked' ? outcome.request : null;
   }
 
-  private dialogBusy(): boolean {
-    return ['open', 'committing', 'cancelling'].includes(String(this.dialog.getSnapshot().value));
-  }
-
-  /** Confirm or Cancel in the open dialog, then wait until the extension's run has ended (as `actions.ts`). */
+  /** Confirm or Cancel in the open dialog; the answer's run has ended when this resolves (as the page's `answerUi` request). */
   private async answerDialog(confirmed: boolean): Promise<void> {
-    if (this.dialog.getSnapshot().value !== 'open') throw new Error('No dialog is open.');
-    this.dialogBefore = this.deskEntries();
-    this.dialog.send({ type: confirmed ? 'CONFIRM' : 'CANCEL' });
-    await waitFor(this.dialog, (snapshot) => !['committing', 'cancelling'].includes(String(snapshot.value)), { timeout: 10_000 });
+    const request = this.pending;
+    if (request?.kind !== 'confirm') throw new Error('No dialog is open.');
+    this.pending = null;
+    this.settle(await this.host.answerUi({ kind: 'confirm', id: request.id, confirmed }), 'answer', '');
   }
 
   /** The step's goal, judged on what happened since `from` (the step's start), as the tutorial judges it. */
@@ -120,9 +97,9 @@ export class SimulatedPage {
     return this.seq + 1;
   }
 
-  /** As the page's FactLog: numbered, and stamped with the extension the host runs. */
-  private note(fact: Fact): void {
-    this.facts.push({ ...fact, seq: ++this.seq, extension: this.host.view().extension ?? 'shipped' } as StampedFact);
+  /** As the page's FactLog: numbered, and stamped with the extension that produced it (the one the host runs, unless the answer said). */
+  private note(fact: Fact, extension = this.host.view().extension ?? 'shipped'): void {
+    this.facts.push({ ...fact, seq: ++this.seq, extension } as StampedFact);
   }
 
   async observed(from: number): Promise<Observed> {
@@ -178,16 +155,8 @@ export class SimulatedPage {
   private readonly driver: LessonActionDriver = {
     line: async (text) => {
       // The page turns a line away while its dialog waits; a lesson that tried would be wrong.
-      if (this.dialogBusy()) throw new Error(`A dialog is still open when the lesson types ${text}.`);
-      const before = this.deskEntries();
-      const outcome = await this.host.runLine(text);
-      if (outcome.kind === 'confirm') {
-        this.dialog.send({ type: 'OPENED', outcome, revision: this.host.view().revision });
-        return;
-      }
-      if (outcome.kind === 'answer') this.note({ kind: 'answer', text: outcome.text, query: outcome.query });
-      if (outcome.kind === 'said') this.note({ kind: 'said', text });
-      if (outcome.kind === 'refused') this.note({ kind: 'refused', code: outcome.code, via: 'line', change: outcome.change, deskEntries: this.since(before) });
+      if (this.pending !== null) throw new Error(`A dialog is still open when the lesson types ${text}.`);
+      this.settle(await this.host.runLine(text), 'line', text.trim());
     },
     answerDialog: (confirmed) => this.answerDialog(confirmed),
     meanwhile: async (what) => {
@@ -196,8 +165,8 @@ export class SimulatedPage {
         return this.note({ kind: 'meanwhile', what });
       }
       const outcome = await this.host.meanwhileReserve('marigold-french', 1);
-      this.note({ kind: 'meanwhile', what });
-      if (outcome.kind === 'committed') this.note({ kind: 'committed', change: outcome.change, via: 'meanwhile' });
+      this.note({ kind: 'meanwhile', what }, outcome.by);
+      if (outcome.kind === 'committed') this.note({ kind: 'committed', change: outcome.change, via: 'meanwhile' }, outcome.by);
     },
     stepBack: async () => {
       this.host.stepBack();

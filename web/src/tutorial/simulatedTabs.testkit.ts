@@ -1,5 +1,5 @@
 import { seededIdSource } from '$domain/ids';
-import type { LineOutcome } from '../protocol/messages';
+import { isConfirmAsked, type LineOutcome } from '../protocol/messages';
 import { PlaygroundHost } from '../worker/playgroundHost';
 import type { JournalStore } from '../worker/store';
 import type { Fact } from './facts';
@@ -18,7 +18,7 @@ export async function twinTabReserves(host: PlaygroundHost, store: JournalStore,
   // Throws when the branch holds no reservation: every lesson that opens a twin tab has one.
   twin.navigate({ by: 'before-last-reservation' });
   let outcome: LineOutcome = await twin.runLine('/seeds reserve marigold-french 3');
-  if (outcome.kind === 'confirm') outcome = await twin.answerDialog(outcome.dialogId, true);
+  if (isConfirmAsked(outcome)) outcome = await twin.answerUi({ kind: 'confirm', id: outcome.request.id, confirmed: true });
   if (outcome.kind !== 'committed') throw new Error(`The twin tab could not reserve: ${JSON.stringify(outcome)}`);
   note({ kind: 'committed', change: outcome.change, via: 'twin' });
 }

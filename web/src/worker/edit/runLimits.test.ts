@@ -10,7 +10,7 @@ import { SessionJournal } from '$domain/journal/journal';
 import type { ExtensionAPI } from '../../../../extension/ompApi';
 import { ExtensionRuntime, type ExtensionFactory, type HostServices } from '../omp/extensionRuntime';
 import { APPENDS_PER_RUN, EDITED_LIMITS, editedPolicy, HOST_STATUS_KEY, hostStatusText, NOTICE_CHARS, type RunLimits } from './runLimits';
-import type { Notice } from '../omp/invocation';
+import type { Notice } from '../omp/extensionRuntime';
 
 function recordingHost() {
   const journal = SessionJournal.empty(sessionHeader(asSessionId('5e55e55e-0000-4000-8000-000000000028'), '2026-05-01T12:00:00.000Z', '/test'));

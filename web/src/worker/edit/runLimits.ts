@@ -1,4 +1,4 @@
-import type { SettleLimit } from '../omp/invocation';
+import type { SettleLimit } from '../omp/runPolicy';
 import { messageOf, PageHostError, type RunPolicy } from '../omp/runPolicy';
 
 /**

@@ -18,7 +18,7 @@ import { PlaygroundHost } from '../playgroundHost';
 import * as toolCalls from '../toolCalls';
 import type { EventBus } from './eventBus';
 import { ExtensionRuntime, type ExtensionFactory, type HostServices } from './extensionRuntime';
-import type { Notice } from './invocation';
+import type { Notice } from './extensionRuntime';
 
 const databases = freshDatabases('extension-runtime-test');
 const NOT_INITIALIZED = 'Extension runtime not initialized. Action methods cannot be called during extension loading.';

@@ -1,5 +1,3 @@
-import type { SettleLimit } from './invocation';
-
 /**
  * What the page's host asks of a run of extension code beyond what the real OMP asks (issue 28):
  * the runtime calls these hooks, and only the learner's edited extension has a policy
@@ -26,4 +24,10 @@ export class PageHostError extends Error {
 
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** How long `settle()` waits before the host gives up on the run, and what it then says. */
+export interface SettleLimit {
+  readonly ms: number;
+  readonly gaveUp: () => string;
 }
