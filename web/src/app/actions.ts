@@ -71,7 +71,7 @@ export async function perform(playground: Playground, action: LessonAction): Pro
 
 /** As the editor's find and replace, on the extension's shipped files as the Code tab loads them. */
 async function applyEdit(playground: Playground, edit: LessonEdit): Promise<void> {
-  const { loadExtensionSource } = await import('../views/code/codeView');
+  const { loadExtensionSource } = await import('./extensionSource');
   const shipped = (await loadExtensionSource()).files.find((file) => file.path === edit.file)?.text;
   playground.edits.useDrafts(draftsWithEdit(playground.edits.drafts, shipped, edit));
 }

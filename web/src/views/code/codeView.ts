@@ -1,18 +1,13 @@
-/// <reference path="./extensionSource.d.ts" />
+/// <reference path="../../app/extensionSource.d.ts" />
 import type { SourceFile, SourceRegion } from 'virtual:extension-source';
+import { loadExtensionSource, type ExtensionSource } from '../../app/extensionSource';
 
 /**
- * The Code tab's data: the extension's source, highlighted at build time
- * (`scripts/code-view-plugin.mjs`), loaded with `import()` when the tab first opens, so neither
- * the text nor its colours are on the first screen. Pure helpers beside it cut a file into the
- * lines and pieces the view draws.
+ * The Code tab's data: the extension's source (`app/extensionSource.ts` loads it when the tab
+ * first opens). Pure helpers cut a file into the lines and pieces the view draws.
  */
 export type { SourceFile, SourceRegion };
-export type ExtensionSource = typeof import('virtual:extension-source');
-
-export function loadExtensionSource(): Promise<ExtensionSource> {
-  return import('virtual:extension-source');
-}
+export { loadExtensionSource, type ExtensionSource };
 
 /** Every named region in the shown source, in file order (tests check the lessons' pointers against it). */
 export async function regionNames(): Promise<string[]> {
