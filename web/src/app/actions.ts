@@ -1,16 +1,9 @@
-import { waitFor } from 'xstate';
 import type { LessonAction } from '../../../lessons/format/lessonSchema';
 import { draftsWithEdit, fillRevisions, performAction, type LessonActionDriver, type LessonEdit } from '../tutorial/lessonActions';
 import { resetStep, type StepStart } from '../tutorial/stepStart';
 import { agentRunnerOf } from './agentRunner.svelte';
 import { MEANWHILE_ITEM, STEP_BACK_PAST_INVALID, type Playground } from './playground.svelte';
 import { appendCorrupt } from './refusalDemos';
-
-const SETTLE_TIMEOUT = 10_000;
-
-async function dialogSettled(playground: Playground): Promise<void> {
-  await waitFor(playground.command.confirmation, (snapshot) => !['committing', 'cancelling'].includes(String(snapshot.value)), { timeout: SETTLE_TIMEOUT });
-}
 
 /**
  * The page's driver of the lesson actions: the methods the buttons call, each awaited until it
@@ -22,21 +15,17 @@ function pageDriver(playground: Playground): LessonActionDriver {
   return {
     // The line's answer has arrived when this resolves; a dialog it opened is open by then.
     line: (text) => playground.command.runLine(text),
+    // The line that opened the dialog has resolved with it open; Confirm and Cancel resolve once the run they resume has ended.
     async answerDialog(confirmed) {
-      await waitFor(playground.command.confirmation, (snapshot) => snapshot.value === 'open', { timeout: SETTLE_TIMEOUT });
-      if (confirmed) playground.command.confirm();
-      else playground.command.cancel();
-      await dialogSettled(playground);
+      if (playground.command.pending?.kind !== 'confirm') throw new Error('No confirmation is open to answer.');
+      await (confirmed ? playground.command.confirm() : playground.command.cancel());
     },
     meanwhile: (what) => (what === 'reserve' ? playground.command.meanwhileReserve(MEANWHILE_ITEM, 1) : playground.command.stepBack()),
     stepBack: () => playground.command.stepBack(STEP_BACK_PAST_INVALID, 'navigated'),
     appendCorrupt: (validAfter) => appendCorrupt(playground, validAfter),
     callTool: (args) => playground.tool.call(JSON.stringify(fillRevisions(args, playground.facts.facts)), false).then(() => undefined),
-    async answerApproval(approved) {
-      await waitFor(playground.tool.approvalActor, (snapshot) => snapshot.value === 'prompting', { timeout: SETTLE_TIMEOUT });
-      playground.tool.answerApproval(approved);
-      await waitFor(playground.tool.approvalActor, (snapshot) => snapshot.value === 'idle', { timeout: SETTLE_TIMEOUT });
-    },
+    // The call that asked has resolved with the prompt up; the answer resolves once the call has ended.
+    answerApproval: (approved) => playground.tool.answerApproval(approved),
     policy: (value) => playground.tool.setApprovalPolicy(value),
     approvalMode: (value) => playground.tool.setApprovalMode(value),
     interactive: (value) => playground.tool.setInteractive(value),

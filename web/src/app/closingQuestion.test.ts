@@ -7,7 +7,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LineOutcome } from '../protocol/messages';
 import { ClosingQuestion } from './closingQuestion.svelte';
 import { CommandLine } from './commandLine.svelte';
-import { Desk } from './desk.svelte';
 import { FactLog } from './facts.svelte';
 import { changed, FakeConnection, FakeWorkers, hostView } from './fakeConnection.testkit';
 import { stubStorage } from './pageGlobals.testkit';
@@ -21,7 +20,7 @@ function setup() {
   stubStorage('sessionStorage');
   const page = new FakeConnection();
   const facts = new FactLog();
-  const command = new CommandLine(page.connection, new Desk(page.connection, facts), facts);
+  const command = new CommandLine(page.connection, facts);
   const closing = new ClosingQuestion(facts, command);
   // The other tab's worker: `new Worker(…)` makes a scripted one.
   const twin = new FakeWorkers();
@@ -34,8 +33,15 @@ function setup() {
 }
 
 const reserveAll = { kind: 'reservation', action: 'reserve', id: 'marigold-french', packets: 3 } as const;
-const confirm: LineOutcome = { kind: 'confirm', dialogId: 'dialog-1', title: 'Reserve 3 marigold-french?', message: 'Reserve 3 packets of French marigold.', text: '' };
-const committed: LineOutcome = { kind: 'committed', text: 'Reserved 3 marigold-french.', change: reserveAll, revision: 'session-1:entry-9' };
+const confirm: LineOutcome = {
+  kind: 'asked',
+  request: { kind: 'confirm', id: 'ui-1', title: 'Reserve 3 marigold-french?', message: 'Reserve 3 packets of French marigold.' },
+  text: '',
+  revision: 'session-1:entry-6',
+  by: 'shipped',
+  deskEntries: { before: 2, after: 2 },
+};
+const committed: LineOutcome = { kind: 'committed', text: 'Reserved 3 marigold-french.', change: reserveAll, revision: 'session-1:entry-9', by: 'shipped', deskEntries: { before: 2, after: 3 } };
 
 describe('ClosingQuestion: the answers', () => {
   it('keeps the closing answer and notes it', () => {
@@ -71,7 +77,7 @@ describe('ClosingQuestion: the other tab', () => {
       .answerWith('hello', { result: null, changes: changed(hostView({ leafId: 'entry-8' })) })
       .answerWith('navigate', { result: null, changes: changed(hostView({ leafId: 'entry-6' })) })
       .answerWith('line', { result: confirm })
-      .answerWith('answerDialog', { result: committed });
+      .answerWith('answerUi', { result: committed });
 
     await expect(closing.runTwinTab()).resolves.toEqual(committed);
 
@@ -80,7 +86,7 @@ describe('ClosingQuestion: the other tab', () => {
       { type: 'hello', watch: [] },
       { type: 'navigate', target: { by: 'before-last-reservation' } },
       { type: 'line', text: '/seeds reserve marigold-french 3' },
-      { type: 'answerDialog', dialogId: 'dialog-1', confirmed: true },
+      { type: 'answerUi', answer: { kind: 'confirm', id: 'ui-1', confirmed: true } },
     ]);
     expect(twin.worker.terminated).toBe(true);
     expect(facts.facts).toEqual([{ kind: 'committed', change: reserveAll, via: 'twin', seq: 1, extension: 'shipped' }]);
@@ -95,14 +101,21 @@ describe('ClosingQuestion: the other tab', () => {
       .answerWith('hello', { result: null, changes: changed(hostView({ leafId: 'entry-1' })) })
       .answerWith('navigate', { error: 'No seed desk entry on this branch.' })
       .answerWith('line', { result: confirm })
-      .answerWith('answerDialog', { result: committed });
+      .answerWith('answerUi', { result: committed });
     await expect(closing.runTwinTab()).resolves.toEqual(committed);
-    expect(twin.sentTypes()).toEqual(['hello', 'navigate', 'line', 'answerDialog']);
+    expect(twin.sentTypes()).toEqual(['hello', 'navigate', 'line', 'answerUi']);
   });
 
   it('a refusal is printed as a refusal, and nothing is committed', async () => {
     const { closing, twin, facts, command } = setup();
-    const refused: LineOutcome = { kind: 'refused', code: 'insufficient-availability', text: 'Refused: only 0 marigold-french available.', change: reserveAll };
+    const refused: LineOutcome = {
+      kind: 'refused',
+      code: 'insufficient-availability',
+      text: 'Refused: only 0 marigold-french available.',
+      change: reserveAll,
+      by: 'shipped',
+      deskEntries: { before: 2, after: 2 },
+    };
     twin.answerWith('hello', { result: null, changes: changed(hostView()) }).answerWith('line', { result: refused });
     await expect(closing.runTwinTab()).resolves.toEqual(refused);
     expect(twin.sentTypes()).toEqual(['hello', 'navigate', 'line']);

@@ -84,8 +84,8 @@ describe('Connection: no request waits in silence', () => {
   it('after 10 s unanswered it says what the request waits for, follows the worker\'s answer, and goes quiet once answered', async () => {
     vi.useFakeTimers();
     const fake = new FakeConnection();
-    fake.hold('answerDialog');
-    const answer = fake.connection.call({ type: 'answerDialog', dialogId: 'dialog-1', confirmed: true });
+    fake.hold('answerUi');
+    const answer = fake.connection.call({ type: 'answerUi', answer: { kind: 'confirm', id: 'ui-1', confirmed: true } });
 
     await vi.advanceTimersByTimeAsync(WAIT_NOTICE_MS - 1);
     expect(fake.connection.waiting).toBeNull();
@@ -94,11 +94,12 @@ describe('Connection: no request waits in silence', () => {
     expect(fake.worker.probes).toEqual([1]);
     expect(fake.connection.waiting).toBe('Your Confirm of its dialog is still running in the worker: reload the page if this does not go on; what was saved stays saved.');
 
-    fake.worker.waiting('answerDialog', 'lease');
+    fake.worker.waiting('answerUi', 'lease');
     expect(fake.connection.waiting).toBe('Your Confirm of its dialog is waiting for another tab of the playground to hand over the journal: close or reload that tab if this does not go on.');
 
-    fake.worker.answer('answerDialog', { result: { kind: 'said', text: 'ok' } });
-    await expect(answer).resolves.toEqual({ kind: 'said', text: 'ok' });
+    const said = { kind: 'said', text: 'ok', by: 'shipped', deskEntries: { before: 2, after: 2 } } as const;
+    fake.worker.answer('answerUi', { result: said });
+    await expect(answer).resolves.toEqual(said);
     expect(fake.connection.waiting).toBeNull();
   });
 });
@@ -155,8 +156,9 @@ describe('Connection: a hung worker is replaced', () => {
     const line = fake.connection.call({ type: 'line', text: '/seeds query' });
     await vi.advanceTimersByTimeAsync(4 * SILENCE_MS);
     expect(fake.worker.probes.filter((probe) => probe === 0).length).toBeGreaterThan(3);
-    fake.worker.answer('line', { result: { kind: 'said', text: 'done' } });
-    await expect(line).resolves.toEqual({ kind: 'said', text: 'done' });
+    const done = { kind: 'said', text: 'done', by: 'edited', deskEntries: { before: 0, after: 0 } } as const;
+    fake.worker.answer('line', { result: done });
+    await expect(line).resolves.toEqual(done);
     expect(fake.workers).toHaveLength(1);
     expect(fake.connection.restarted).toBeNull();
   });

@@ -21,7 +21,7 @@ function setup() {
   const fake = new FakeConnection();
   const facts = new FactLog();
   const desk = new Desk(fake.connection, facts);
-  const command = new CommandLine(fake.connection, desk, facts);
+  const command = new CommandLine(fake.connection, facts);
   const sessions = new Sessions(fake.connection, desk, facts, command);
   return { fake, facts, desk, command, sessions };
 }

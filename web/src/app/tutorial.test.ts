@@ -8,7 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LESSON_INDEX } from 'virtual:lessons-index';
 import type { HostView, LineOutcome } from '../protocol/messages';
-import { changed, FakeWorkers, hostView } from './fakeConnection.testkit';
+import { changed, FakeWorkers, hostView, type Reply } from './fakeConnection.testkit';
 import { MemoryStorage, stubAddress, stubFrames, stubStorage } from './pageGlobals.testkit';
 import { Playground } from './playground.svelte';
 import { parseStepHash, stepHash, Tutorial } from './tutorial.svelte';
@@ -41,24 +41,37 @@ function host(workers: FakeWorkers, start: Partial<HostView> = {}): void {
   const moved = (next: Partial<HostView>) => ({ result: null, changes: changed((view = { ...view, ...next })) });
   let sessions = 1;
   let dialogs = 0;
+  // Seed desk entries in the current session's journal: a commit appends one, a new session has none.
+  let entries = view.seedDeskEntryCount;
+  const unchanged = () => ({ by: 'shipped', deskEntries: { before: entries, after: entries } }) as const;
   const basil = { kind: 'reservation', action: 'reserve', id: 'basil-genovese', packets: 2 } as const;
   workers
     .answerWith('hello', () => ({ result: null, changes: changed(view) }))
-    .answerWith('newSession', () => moved({ sessionId: `session-${++sessions}`, leafId: null, revision: `session-${sessions}:root`, entryCount: 0 }))
+    .answerWith('newSession', () => {
+      entries = 0;
+      return moved({ sessionId: `session-${++sessions}`, leafId: null, revision: `session-${sessions}:root`, entryCount: 0, seedDeskEntryCount: 0 });
+    })
     .answerWith('setInteractive', (body) => moved({ interactive: body.interactive }))
     .answerWith('setApprovalPolicy', (body) => moved({ approvalPolicy: body.policy }))
     .answerWith('setApprovalMode', (body) => moved({ approvalMode: body.mode }))
     .answerWith('navigate', (body) => moved({ leafId: body.target.by === 'id' ? body.target.id : 'entry-found' }))
     .answerWith('line', (body): { result: LineOutcome } => {
       if (body.text === '/seeds query') {
-        return { result: { kind: 'answer', text: 'basil-genovese 8 available…', query: { revision: view.revision, rows: view.rows.map(({ id, available, reserved }) => ({ id, available, reserved })) } } };
+        return {
+          result: { kind: 'answer', text: 'basil-genovese 8 available…', query: { revision: view.revision, rows: view.rows.map(({ id, available, reserved }) => ({ id, available, reserved })) }, ...unchanged() },
+        };
       }
-      if (body.text.startsWith('/seeds reserve')) return { result: { kind: 'confirm', dialogId: `dialog-${++dialogs}`, title: 'Reserve?', message: body.text, text: '' } };
-      return { result: { kind: 'said', text: body.text } };
+      if (body.text.startsWith('/seeds reserve')) {
+        return { result: { kind: 'asked', request: { kind: 'confirm', id: `ui-${++dialogs}`, title: 'Reserve?', message: body.text }, text: '', revision: view.revision, ...unchanged() } };
+      }
+      return { result: { kind: 'said', text: body.text, ...unchanged() } };
     })
-    .answerWith('answerDialog', (body) => ({
-      result: body.confirmed ? { kind: 'committed', text: 'Reserved 2 basil-genovese.', change: basil, revision: `${view.sessionId}:e${dialogs}` } : { kind: 'cancelled', text: 'Cancelled.', change: basil },
-    }));
+    .answerWith('answerUi', (body): Reply<'answerUi'> => {
+      if (body.answer.kind !== 'confirm') return { error: `This host asks only for confirmations, not for a ${body.answer.kind}.` };
+      if (!body.answer.confirmed) return { result: { kind: 'cancelled', text: 'Cancelled.', change: basil, ...unchanged() } };
+      const before = entries++;
+      return { result: { kind: 'committed', text: 'Reserved 2 basil-genovese.', change: basil, revision: `${view.sessionId}:e${dialogs}`, by: 'shipped', deskEntries: { before, after: entries } } };
+    });
 }
 
 function setup(hash = '', start: Partial<HostView> = {}) {
@@ -191,7 +204,7 @@ describe('Tutorial: Do it for me, and the resets', () => {
     // Step 2: type the reservation, then Cancel in its dialog.
     expect(workers.sent().slice(done)).toEqual([
       { type: 'line', text: '/seeds reserve basil-genovese 2' },
-      { type: 'answerDialog', dialogId: 'dialog-1', confirmed: false },
+      { type: 'answerUi', answer: { kind: 'confirm', id: 'ui-1', confirmed: false } },
     ]);
     expect(playground.command.output.at(-1)).toMatchObject({ kind: 'cancelled', text: 'Cancelled.' });
   });
@@ -202,8 +215,11 @@ describe('Tutorial: Do it for me, and the resets', () => {
     tutorial.goTo({ lesson: 0, step: 2 });
     await tutorial.doItForMe();
     expect(tutorial.runError).toBeNull();
-    expect(workers.sentTypes().slice(1)).toEqual(['newSession', 'setInteractive', 'setApprovalPolicy', 'setApprovalMode', 'line', 'line', 'answerDialog', 'line', 'answerDialog']);
-    expect(workers.sentOf('answerDialog').map((body) => body.confirmed)).toEqual([false, true]);
+    expect(workers.sentTypes().slice(1)).toEqual(['newSession', 'setInteractive', 'setApprovalPolicy', 'setApprovalMode', 'line', 'line', 'answerUi', 'line', 'answerUi']);
+    expect(workers.sentOf('answerUi').map((body) => body.answer)).toEqual([
+      { kind: 'confirm', id: 'ui-1', confirmed: false },
+      { kind: 'confirm', id: 'ui-2', confirmed: true },
+    ]);
     // The step's facts are its own actions' alone: the earlier steps' Cancel is not among them.
     expect(tutorial.observed()?.facts.map((fact) => fact.kind)).toEqual(['dialog-opened', 'committed']);
   });

@@ -68,8 +68,8 @@ describe('WorkerClient: no request waits in silence', () => {
     clock.advance(WAIT_NOTICE_MS);
     expect(worker.posted.filter((message) => (message as { probe?: number }).probe === 1)).toHaveLength(2);
     worker.say({ kind: 'waiting', id: 1, on: 'store' });
-    worker.say({ kind: 'response', id: 1, ok: true, result: null, changes: emptyChanges });
-    await expect(answer).resolves.toBeNull();
+    worker.say({ kind: 'response', id: 1, ok: true, result: { leafId: 'entry-1' }, changes: emptyChanges });
+    await expect(answer).resolves.toEqual({ leafId: 'entry-1' });
     expect(heard).toEqual(['lease', 'store', null]);
     clock.advance(5 * WAIT_NOTICE_MS);
     expect(worker.posted).toHaveLength(3);
@@ -102,8 +102,8 @@ describe('WorkerClient: no request waits in silence', () => {
     const { clock, worker, client, heard } = setup();
     const answer = client.request({ type: 'stepBack' });
     clock.advance(WAIT_NOTICE_MS / 2);
-    worker.say({ kind: 'response', id: 1, ok: true, result: null, changes: emptyChanges });
-    await answer;
+    worker.say({ kind: 'response', id: 1, ok: true, result: { leafId: null }, changes: emptyChanges });
+    await expect(answer).resolves.toEqual({ leafId: null });
     clock.advance(WAIT_NOTICE_MS * 3);
     expect(worker.posted).toHaveLength(1);
     expect(heard).toEqual([null]);
