@@ -10,7 +10,8 @@ import '../zodSetup';
 import * as z from 'zod/mini';
 import { asEntryId, seededIdSource, type EntryId } from '../ids';
 import { toSessionJsonl } from './exportJsonl';
-import { parseSessionJsonl, type ImportResult } from './importJsonl';
+import { parseSessionJsonl } from './importJsonl';
+import type { ImportResult } from './importReport';
 import { JournalError, SessionJournal } from './journal';
 
 const dir = new URL('../../fixtures/host-written/', import.meta.url);
