@@ -12,7 +12,8 @@ import { asEntryId, seededIdSource, type EntryId } from '../ids';
 import { toSessionJsonl } from './exportJsonl';
 import { parseSessionJsonl } from './importJsonl';
 import type { ImportResult } from './importReport';
-import { JournalError, SessionJournal } from './journal';
+import { SessionJournal } from './journal';
+import { JournalError } from './journalError';
 
 const dir = new URL('../../fixtures/host-written/', import.meta.url);
 const text = (name: string): string => readFileSync(new URL(name, dir), 'utf8');

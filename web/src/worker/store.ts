@@ -1,7 +1,8 @@
 import { unwrap, wrap, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import type { EntryId, SessionId } from '$domain/ids';
 import type { JournalEntry, SessionHeader } from '$domain/journal/entry';
-import { JournalError, SessionJournal } from '$domain/journal/journal';
+import { SessionJournal } from '$domain/journal/journal';
+import { JournalError } from '$domain/journal/journalError';
 import { deskIndexOf, ROOT_DESK_INDEX, stateOfIndex, type BranchState, type DeskIndex } from '$domain/reconstruct';
 import { deskIndexAt, EMPTY_TALLY, entriesOf, layoutOf, nextTally, positionIn, type SegmentSource, type Tally } from './segments';
 import { KnownHeads } from './storeKnown';
