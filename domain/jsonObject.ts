@@ -1,5 +1,8 @@
 /** A JSON object as the parsers see one: not null and not an array. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
+export type JsonObject = Record<string, unknown>;
+
+/** True for a `JsonObject`. */
+export function isRecord(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

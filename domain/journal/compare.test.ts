@@ -4,7 +4,8 @@ import { asEntryId, asSessionId, type EntryId } from '../ids';
 import { SEED_DESK_CUSTOM_TYPE } from '../snapshot';
 import { assistantMessageEntry, customEntry, sessionHeader, userMessageEntry, type JournalEntry } from './entry';
 import { compareBranches, findForkPoint } from './compare';
-import { JournalError, SessionJournal } from './journal';
+import { SessionJournal } from './journal';
+import { JournalError } from './journalError';
 
 const SID = asSessionId('0f1e2d3c-aaaa-4bbb-8ccc-ddddeeeeffff');
 const HEADER = sessionHeader(SID, '2026-05-01T12:00:00.000Z', '/lab');

@@ -9,7 +9,8 @@ import { FIXTURE, type FixtureId } from '../fixture';
 import type { EntryId, Revision } from '../ids';
 import { deskRows, EMPTY_SNAPSHOT, type DeskRow } from '../snapshot';
 import { entryTypeOf, isSeedDeskEntry } from './entry';
-import { JournalError, type SessionJournal } from './journal';
+import type { SessionJournal } from './journal';
+import { JournalError } from './journalError';
 import { entryDisplayText, entryRoleOf } from './treeLayout';
 
 export interface Side {

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { asEntryId, seededIdSource } from '../ids';
 import { toSessionJsonl } from './exportJsonl';
-import { parseSessionJsonl, type ImportResult } from './importJsonl';
+import { parseSessionJsonl } from './importJsonl';
+import type { ImportResult } from './importReport';
 import { SessionJournal } from './journal';
 
 // Copies of real host journals live in fixtures/ (fixtures/README.md says where each came from).

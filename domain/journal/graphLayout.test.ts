@@ -22,7 +22,8 @@ import {
   userMessageEntry,
   type JournalEntry,
 } from './entry';
-import { graphLayout, MAX_LANES, type GraphRow } from './graphLayout';
+import { MAX_LANES } from './graphLanes';
+import { graphLayout, type GraphRow } from './graphLayout';
 import { SessionJournal } from './journal';
 import type { TreeFilter } from './treeLayout';
 

@@ -10,8 +10,10 @@ import '../zodSetup';
 import * as z from 'zod/mini';
 import { asEntryId, seededIdSource, type EntryId } from '../ids';
 import { toSessionJsonl } from './exportJsonl';
-import { parseSessionJsonl, type ImportResult } from './importJsonl';
-import { JournalError, SessionJournal } from './journal';
+import { parseSessionJsonl } from './importJsonl';
+import type { ImportResult } from './importReport';
+import { SessionJournal } from './journal';
+import { JournalError } from './journalError';
 
 const dir = new URL('../../fixtures/host-written/', import.meta.url);
 const text = (name: string): string => readFileSync(new URL(name, dir), 'utf8');

@@ -1,7 +1,8 @@
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { asEntryId, seededIdSource, type IdSource } from '../ids';
-import { parseSessionJsonl, type ImportResult } from './importJsonl';
+import { parseSessionJsonl } from './importJsonl';
+import type { ImportResult } from './importReport';
 import { SessionJournal } from './journal';
 
 const HEADER_V3 = '{"type":"session","version":3,"id":"sess-1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/lab"}';

@@ -1,7 +1,8 @@
 import type { IDBPDatabase } from 'idb';
 import type { EntryId, SessionId } from '$domain/ids';
 import type { JournalEntry, SessionHeader } from '$domain/journal/entry';
-import { JournalError, SessionJournal } from '$domain/journal/journal';
+import { SessionJournal } from '$domain/journal/journal';
+import { JournalError } from '$domain/journal/journalError';
 import type { BranchState } from '$domain/reconstruct';
 import { EMPTY_TALLY, layoutOf, type SegmentSource } from './segments';
 import { appendPlan, type CheckedAppend, type CommitOutcome } from './storeAppend';

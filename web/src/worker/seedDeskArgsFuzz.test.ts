@@ -6,24 +6,24 @@
  *
  * Only the modules' exported functions are used (no zod), so the tests survive a schema rewrite.
  *
- * Replay: the seed is in the test name; FC_SEED=<seed> npx vitest run domain/tool/argsFuzz.test.ts
- * One counterexample: FC_SEED=<seed> FC_PATH=<path> npx vitest run domain/tool/argsFuzz.test.ts -t '<name>'
+ * Replay: the seed is in the test name; FC_SEED=<seed> npx vitest run web/src/worker/seedDeskArgsFuzz.test.ts
+ * One counterexample: FC_SEED=<seed> FC_PATH=<path> npx vitest run web/src/worker/seedDeskArgsFuzz.test.ts -t '<name>'
  */
 import * as fc from 'fast-check';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { FIXTURE, FIXTURE_IDS } from '../fixture';
-import { asEntryId, asSessionId, freshEntryId, seededIdSource } from '../ids';
-import { customEntry, sessionHeader, userMessageEntry } from '../journal/entry';
-import { SessionJournal } from '../journal/journal';
-import { REFUSAL_CODES } from '../refusal';
-import { deskRows, SEED_DESK_CUSTOM_TYPE } from '../snapshot';
-import { gateToolCall as hostGate, type GateOptions, type GateVerdict } from '../../web/src/worker/toolGate';
-import { seedDeskJsonSchema } from './jsonSchema';
-import { SEED_DESK_APPROVAL_TIER, SEED_DESK_TOOL_NAME } from './schema';
-import { planSeedDeskCall } from './seedDeskTool';
-import { FuzzFailure, check, createTally, checkConservation } from '../fuzz.testkit';
-import { isRecord } from '../jsonObject';
+import { FIXTURE, FIXTURE_IDS } from '$domain/fixture';
+import { asEntryId, asSessionId, freshEntryId, seededIdSource } from '$domain/ids';
+import { customEntry, sessionHeader, userMessageEntry } from '$domain/journal/entry';
+import { SessionJournal } from '$domain/journal/journal';
+import { REFUSAL_CODES } from '$domain/refusal';
+import { deskRows, SEED_DESK_CUSTOM_TYPE } from '$domain/snapshot';
+import { gateToolCall as hostGate, type GateOptions, type GateVerdict } from './toolGate';
+import { seedDeskJsonSchema } from '$domain/tool/jsonSchema';
+import { SEED_DESK_APPROVAL_TIER, SEED_DESK_TOOL_NAME } from '$domain/tool/schema';
+import { planSeedDeskCall } from '$domain/tool/seedDeskTool';
+import { FuzzFailure, check, createTally, checkConservation } from '$domain/fuzz.testkit';
+import { isRecord } from '$domain/jsonObject';
 
 const DEFAULT_SEED = 20260715;
 const PINNED_SEED = 424242;
