@@ -14,7 +14,7 @@
  *
  * O(n · MAX_LANES) time (a constant factor; lane picks use a heap), no recursion.
  */
-import type { GraphRow } from './graphLayout';
+import type { GraphRow } from './graphRow';
 
 /** Lanes drawn before the overflow column. Realistic sessions stay far below it. */
 export const MAX_LANES = 24;

@@ -23,7 +23,8 @@ import {
   type JournalEntry,
 } from './entry';
 import { MAX_LANES } from './graphLanes';
-import { graphLayout, type GraphRow } from './graphLayout';
+import { graphLayout } from './graphLayout';
+import type { GraphRow } from './graphRow';
 import { SessionJournal } from './journal';
 import type { TreeFilter } from './treeLayout';
 

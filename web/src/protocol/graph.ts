@@ -1,5 +1,6 @@
 import '$domain/zodSetup';
 import * as z from 'zod/mini';
+import { GRAPH_KINDS } from '$domain/journal/graphRow';
 
 /**
  * One row of the session graph as the view draws it (`graphLayout` in domain/journal/graphLayout.ts
@@ -7,7 +8,7 @@ import * as z from 'zod/mini';
  * reuse the kind and desk schemas below; `GraphRowSchema` checks a row that travels alone (the
  * graph demo bench) and gives the view its row type.
  */
-export const GraphKindSchema = z.enum(['user', 'assistant', 'tool-result', 'seed-desk', 'label', 'extension', 'other']);
+export const GraphKindSchema = z.enum(GRAPH_KINDS);
 export type GraphKind = z.infer<typeof GraphKindSchema>;
 
 // Plain numbers: 10k rows are parsed on the main thread, and every check costs there.

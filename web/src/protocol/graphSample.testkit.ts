@@ -1,6 +1,7 @@
 import { asEntryId, asSessionId } from '$domain/ids';
 import { customEntry, sessionHeader, userMessageEntry } from '$domain/journal/entry';
-import { graphLayout, type GraphRow } from '$domain/journal/graphLayout';
+import { graphLayout } from '$domain/journal/graphLayout';
+import type { GraphRow } from '$domain/journal/graphRow';
 import { SessionJournal } from '$domain/journal/journal';
 import { SEED_DESK_CUSTOM_TYPE } from '$domain/snapshot';
 

@@ -1,7 +1,7 @@
 import equal from 'fast-deep-equal';
 import { asEntryId, type EntryId } from '$domain/ids';
 import type { JournalEntry } from '$domain/journal/entry';
-import type { GraphRow } from '$domain/journal/graphLayout';
+import type { GraphRow } from '$domain/journal/graphRow';
 import type { SessionJournal } from '$domain/journal/journal';
 import type { DeepReadonly } from '../protocol/deepReadonly';
 import { columnsOf } from '../protocol/graphColumns';
