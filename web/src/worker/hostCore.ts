@@ -2,7 +2,8 @@ import { freshEntryId, type EntryId, type IdSource, type SessionId } from '$doma
 import { customEntry, type JournalEntry } from '$domain/journal/entry';
 import { SessionJournal } from '$domain/journal/journal';
 import type { ExtensionKind, LeafBehind } from '../protocol/messages';
-import { DEFAULT_APPROVAL_MODE, type ApprovalMode, type ApprovalResolution } from './approval';
+import { DEFAULT_APPROVAL_MODE, type ApprovalMode } from '../../../extension/ompApi';
+import type { ApprovalResolution } from './approval';
 import { EventLog } from './eventLog';
 import type { ExtensionRuntime, HostServices, Invocation, Notice } from './omp/extensionRuntime';
 import type { NotifyLevel } from '../../../extension/ompApi';

@@ -14,7 +14,6 @@ import { branchItems, hostView } from './projections';
 import { createSession, loadJournal, openSessionHead } from './sessionLoad';
 import * as sessions from './sessions';
 import type { JournalStore, StoreFault } from './store';
-import * as toolCalls from './toolCalls';
 import type { ApprovalPolicy } from './toolGate';
 import type { Watches } from './watches';
 
@@ -137,12 +136,13 @@ export class PlaygroundHost {
     this.core.store.injectFault(fault);
   }
 
-  callTool(argsText: string, skipSchema: boolean): Promise<ToolCallOutcome> {
-    return toolCalls.callTool(this.core, argsText, skipSchema);
+  // The tool call's gates (the argument check, approval) load at the first call: the worker's first chunk has a budget (40 KiB gzip).
+  async callTool(argsText: string, skipSchema: boolean): Promise<ToolCallOutcome> {
+    return (await import('./toolCalls')).callTool(this.core, argsText, skipSchema);
   }
 
-  answerApproval(callId: string, approved: boolean): Promise<ToolCallOutcome> {
-    return toolCalls.answerApproval(this.core, callId, approved);
+  async answerApproval(callId: string, approved: boolean): Promise<ToolCallOutcome> {
+    return (await import('./toolCalls')).answerApproval(this.core, callId, approved);
   }
 
   /** Host `/tree` selection; `entryId` or a target the worker finds. */
