@@ -1,5 +1,6 @@
 import { expect, type Page } from '@playwright/test';
-import { LessonActionSchema, type LessonAction } from '../../lessons/format/lessonSchema';
+import type { LessonAction } from '../../lessons/format/lessonSchema';
+import type { LessonActionDriver, LessonActionOf, LessonBranchTarget } from '../../web/src/tutorial/lessonActions';
 import { replaceInEditor } from '../typing';
 import {
   activeBranch,
@@ -18,35 +19,22 @@ import {
 } from './workspace';
 
 /**
- * Each lesson action done as a person does it on the page (typing, clicking, selecting), the UI
- * twin of `web/src/app/actions.ts`, which does the same through the page's methods. Every mapping
- * waits until what it did has settled (an answer in the output, a dialog, a count that moved), so
- * the next action sees its result.
+ * The demos' driver of the lesson actions (web/src/tutorial/lessonActions.ts): each primitive done
+ * as a person does it on the page (typing, clicking by role and name, selecting), where the page's
+ * own driver (web/src/app/actions.ts) calls the methods the buttons call. What each action does is
+ * the shared table's. Every primitive waits until what it did has settled (an answer in the output,
+ * a dialog, a count that moved), so the next one sees its result.
  */
 
 /** One demo run: the page, and the revisions tool results returned ("$latest", "$previous"). */
 export interface Demo {
   readonly page: Page;
-  /** Newest last, without repeats in a row, as `actions.ts` keeps them. */
+  /** Newest last, without repeats in a row, as the page's `fillRevisions` reads them from its facts. */
   readonly revisions: string[];
 }
 
 export function newDemo(page: Page): Demo {
   return { page, revisions: [] };
-}
-
-type ActionKind = LessonAction['do'];
-type ActionOf<K extends ActionKind> = Extract<LessonAction, { do: K }>;
-export type UiMapping = { readonly [K in ActionKind]: (demo: Demo, action: ActionOf<K>) => Promise<void> };
-
-/** Every action kind the lesson schema allows, read from the schema itself. */
-export function schemaActionKinds(): string[] {
-  return LessonActionSchema._zod.def.options.flatMap((option) => option._zod.def.shape.do._zod.def.values.map(String));
-}
-
-/** Kinds the schema allows that have no UI mapping: a new kind must get one before the demos can replay it. */
-export function unmappedKinds(kinds: readonly string[], mapping: object): string[] {
-  return kinds.filter((kind) => !Object.hasOwn(mapping, kind));
 }
 
 /** Waits until the Command output holds more than `before` lines. */
@@ -62,9 +50,171 @@ async function noteToolRevision(demo: Demo): Promise<void> {
   if (revision && demo.revisions.at(-1) !== revision) demo.revisions.push(revision);
 }
 
-function fillPlaceholders(args: Record<string, unknown>, revisions: readonly string[]): Record<string, unknown> {
+/** The lesson's "$latest" and "$previous" filled with the revisions the demo noted (the page reads them from its facts). */
+function fillPlaceholders(args: Readonly<Record<string, unknown>>, revisions: readonly string[]): Record<string, unknown> {
   const replace = (value: unknown): unknown => (value === '$latest' ? (revisions.at(-1) ?? value) : value === '$previous' ? (revisions.at(-2) ?? value) : value);
   return Object.fromEntries(Object.entries(args).map(([key, value]) => [key, replace(value)]));
+}
+
+/**
+ * The page as a `LessonActionDriver`: `performAction(uiDriver(demo), action)` does one lesson
+ * action through the page. The Agents tab's choice is the one primitive the table does not await
+ * (the page's is synchronous): here it is clicks, so Step and Run to end wait for it first.
+ */
+export function uiDriver(demo: Demo): LessonActionDriver {
+  const { page } = demo;
+  let agentChosen: Promise<void> | undefined;
+  let agentSteps = 0;
+  const agentReady = async () => {
+    const chosen = agentChosen;
+    agentChosen = undefined;
+    await chosen;
+  };
+  return {
+    line: (text) => typeLine(page, text),
+    answerDialog: (confirmed) => answerConfirmation(page, confirmed ? 'Confirm' : 'Cancel'),
+    meanwhile: (what) => meanwhile(page, what === 'reserve' ? /^Meanwhile: reserve / : 'Meanwhile: move to the previous entry'),
+    async stepBack() {
+      await openTool(page, 'Refusals');
+      // The page offers this move only in the Refusals panel, once its corrupt-state demo has run.
+      const stepBack = page.getByRole('button', { name: 'Step back past the invalid entry' });
+      if ((await stepBack.count()) === 0) throw new Error('"Step back past the invalid entry" shows only after the Refusals panel\'s corrupt-state demo ("corrupt-demo").');
+      const before = await outputLines(page).count();
+      await stepBack.click();
+      await expectOutputBeyond(page, before);
+    },
+    appendCorrupt: (validAfter) => refusalsDemo(page, validAfter ? 'Try it: a valid snapshot after a broken one' : 'Try it: corrupt-state'),
+    async callTool(args) {
+      await openTool(page, 'Tool call');
+      // The table hands the lesson's placeholders on: the demo fills them with the revisions it noted.
+      await page.getByRole('textbox', { name: 'Tool arguments' }).fill(JSON.stringify(fillPlaceholders(args, demo.revisions)));
+      const before = await entryCount(page);
+      await page.getByRole('button', { name: 'Call seed_desk' }).click();
+      // Every call is recorded (the host appends it); one that needs approval then waits in its dialog.
+      await expect.poll(() => entryCount(page), { message: 'the call is recorded in the session' }).toBeGreaterThan(before);
+      await noteToolRevision(demo);
+    },
+    answerApproval: (approved) => answerApproval(demo, approved ? 'Approve' : 'Deny'),
+    async policy(value) {
+      await openTool(page, 'Tool call');
+      const select = page.getByRole('combobox', { name: 'Host approval for seed_desk' });
+      await select.selectOption(value ?? '');
+      await expect(select).toHaveValue(value ?? '');
+    },
+    async approvalMode(value) {
+      await openTool(page, 'Tool call');
+      const radio = page.getByRole('radiogroup', { name: 'Approval mode' }).getByRole('radio', { name: value, exact: true });
+      await radio.check();
+      await expect(radio).toBeChecked();
+    },
+    async interactive(value) {
+      await page.getByRole('checkbox', { name: 'Interactive UI' }).setChecked(value);
+      // The headless note follows the host's answer, not the click.
+      const headless = page.getByRole('note').filter({ hasText: 'Headless: no dialog can be shown' });
+      if (value) await expect(headless).toBeHidden();
+      else await expect(headless).toBeVisible();
+    },
+    async filterJournal(text) {
+      await openTool(page, 'Journal');
+      const journal = page.getByRole('region', { name: 'Journal', exact: true });
+      await journal.getByRole('textbox', { name: 'Filter journal' }).fill(text);
+      await expect(journal).toHaveAttribute('aria-busy', 'false');
+    },
+    async reopen() {
+      await page.getByRole('button', { name: 'Reopen session' }).click();
+      // A reopen always says where it put the leaf.
+      await expect(page.getByRole('region', { name: 'Session controls' }).getByRole('note').filter({ hasText: /reopen/i })).toBeVisible();
+    },
+    async newSession(fresh) {
+      await openTool(page, 'Sessions');
+      const before = await sessionId(page);
+      // A lesson's start is a new host process's session: the lesson panel's "Reset lesson" makes it.
+      await page.getByRole('button', { name: fresh ? 'Reset lesson' : 'New session', exact: true }).click();
+      await expect.poll(() => sessionId(page)).not.toBe(before);
+    },
+    async failNextWrite() {
+      const controls = page.getByRole('region', { name: 'Session controls' });
+      const fail = controls.getByRole('button', { name: 'Fail the next write' });
+      if (!(await fail.isVisible())) await controls.getByText('Fault injection', { exact: true }).click();
+      // No visible answer: the worker takes requests in order, so the next write meets the fault.
+      await fail.click();
+    },
+    branchFrom: (target) => branchFrom(page, target),
+    async compareWithOtherBranch() {
+      await expectTreeCurrent(page);
+      const onBranch = new Set((await activeBranch(page)).map((item) => item.id));
+      let other: string | null = null;
+      for (const item of (await treeItems(page).all()).reverse()) {
+        const id = await item.getAttribute('data-id');
+        if (id && !onBranch.has(id) && (await showsKind(item, 'seed desk'))) {
+          other = id;
+          break;
+        }
+      }
+      if (!other) throw new Error('There is no seed desk entry on another branch to compare with.');
+      await selectNode(page, other);
+      await page.getByRole('button', { name: 'Compare with selected' }).click();
+      await expect(page.getByRole('region', { name: 'This branch' })).toBeVisible();
+      await expect(page.getByRole('region', { name: 'Other branch' })).toContainText(other);
+    },
+    async tryOtherRevision() {
+      await page.getByRole('button', { name: "Try an act here with the other branch's revision" }).click();
+      await expect(page.getByRole('status', { name: 'Compare attempt' })).toBeVisible();
+      await noteToolRevision(demo);
+    },
+    twinTab: () => twinTab(page),
+    closingAnswer: (value) => answerYesNo(page, value),
+    answerQuestion: (value) => answerYesNo(page, value),
+    chooseAgent(agent) {
+      agentSteps = 0;
+      agentChosen = chooseAgent(page, agent);
+    },
+    async stepAgent() {
+      await agentReady();
+      agentSteps += 1;
+      await page.getByRole('button', { name: 'Step', exact: true }).click();
+      await expect(page.getByRole('list', { name: 'Agent transcript' }).getByRole('listitem').filter({ hasText: /Step \d+\./ })).toHaveCount(agentSteps);
+      await noteToolRevision(demo);
+    },
+    async runAgentToEnd() {
+      await agentReady();
+      await openTool(page, 'Agents');
+      await page.getByRole('button', { name: 'Run to end' }).click();
+      await expect(page.getByRole('note', { name: 'Agent summary' })).toBeVisible();
+      await noteToolRevision(demo);
+    },
+    async applyEdit(edit) {
+      await openEditor(page);
+      // Found with the editor's search and typed key by key, as a learner makes the edit (e2e/typing.ts).
+      await replaceInEditor(page, edit);
+    },
+    async runEdited() {
+      const code = await openEditor(page);
+      const runButton = code.getByRole('button', { name: 'Run my version' });
+      await runButton.click();
+      // Disabled while it compiles (the click set it busy); enabled again once this version runs.
+      // The first compile starts esbuild-wasm: seen past 30 s on two cores shared by several runs.
+      await expect(runButton).toBeEnabled({ timeout: 60_000 });
+      await expect(code.getByRole('status', { name: 'Your version' })).toContainText('Your edited extension runs now');
+      await expect(page.getByRole('status', { name: 'Status line' })).toContainText('your edited extension');
+    },
+    async shippedExtension() {
+      await openTool(page, 'Code');
+      const back = page.getByRole('tabpanel', { name: 'Code', exact: true }).getByRole('button', { name: 'Back to the shipped extension' });
+      if ((await back.count()) === 0 || (await back.isDisabled())) return;
+      await back.click();
+      await expect(page.getByRole('status', { name: 'Status line' })).not.toContainText('your edited extension');
+    },
+  };
+}
+
+async function typeLine(page: Page, text: string): Promise<void> {
+  const before = await outputLines(page).count();
+  const command = page.getByRole('textbox', { name: 'Command' });
+  await command.fill(text);
+  await command.press('Enter');
+  // A line is answered in the output, or (a change to the desk) by its confirmation dialog.
+  await expect(confirmationDialog(page).or(outputLines(page).nth(before + 1)).first()).toBeVisible();
 }
 
 /** A change to the desk waits in its dialog: Confirm or Cancel, then wait for the outcome in the output. */
@@ -75,6 +225,15 @@ async function answerConfirmation(page: Page, button: 'Confirm' | 'Cancel'): Pro
   await dialog.getByRole('button', { name: button, exact: true }).click();
   await expectOutputBeyond(page, before);
   await expect(dialog).toBeHidden();
+}
+
+/** Presses a button inside the open confirmation dialog and waits for what it says in the output. */
+async function meanwhile(page: Page, name: string | RegExp): Promise<void> {
+  const dialog = confirmationDialog(page);
+  await expect(dialog).toBeVisible();
+  const before = await outputLines(page).count();
+  await dialog.getByRole('button', { name }).click();
+  await expectOutputBeyond(page, before);
 }
 
 async function answerApproval(demo: Demo, button: 'Approve' | 'Deny'): Promise<void> {
@@ -88,13 +247,33 @@ async function answerApproval(demo: Demo, button: 'Approve' | 'Deny'): Promise<v
   await noteToolRevision(demo);
 }
 
-/** Presses a button inside the open confirmation dialog and waits for what it says in the output. */
-async function meanwhile(page: Page, name: string | RegExp): Promise<void> {
-  const dialog = confirmationDialog(page);
-  await expect(dialog).toBeVisible();
-  const before = await outputLines(page).count();
-  await dialog.getByRole('button', { name }).click();
-  await expectOutputBeyond(page, before);
+/** A Refusals panel demo button, then its result region (the demo buttons stay disabled while one runs). */
+async function refusalsDemo(page: Page, name: string): Promise<void> {
+  await openTool(page, 'Refusals');
+  const button = page.getByRole('button', { name });
+  await button.click();
+  await expect(page.getByRole('region', { name: 'Refusal demo result' })).toContainText('corrupt-state');
+  await expect(button).toBeEnabled();
+}
+
+/** "Branch from here" on the node showing the text, or on the parent of the branch's last reservation. */
+async function branchFrom(page: Page, target: LessonBranchTarget): Promise<void> {
+  await expectTreeCurrent(page);
+  if (target.by === 'before-last-reservation') {
+    const branch = await activeBranch(page);
+    const last = branch.findLastIndex((item) => item.seedDesk);
+    const parent = branch[last - 1];
+    if (last < 1 || !parent) throw new Error('There is no reservation on this branch to go back before.');
+    // A user message as parent puts the leaf on its own parent: either is "before the reservation".
+    const expected = new Set([parent.id, branch[last - 2]?.id ?? null]);
+    return branchFromNode(page, parent.id, async () => expected.has(await activeLeafId(page)));
+  }
+  const node = treeItems(page).filter({ hasText: target.text }).first();
+  const id = await node.getAttribute('data-id');
+  if (!id) throw new Error(`No entry in the session tree shows "${target.text}".`);
+  // A user message puts the leaf on its parent: the message is then off the Active branch.
+  const userMessage = await showsKind(node, 'user');
+  await branchFromNode(page, id, async () => (userMessage ? !(await activeBranch(page)).some((item) => item.id === id) : (await activeLeafId(page)) === id));
 }
 
 /**
@@ -108,200 +287,23 @@ async function branchFromNode(page: Page, id: string, settled: () => Promise<boo
   await expectTreeCurrent(page);
 }
 
-/** The parent of the latest seed desk entry on the branch the desk shows, by the Active branch. */
-async function branchBeforeLastReservation(page: Page): Promise<void> {
-  await expectTreeCurrent(page);
-  const branch = await activeBranch(page);
-  const last = branch.findLastIndex((item) => item.seedDesk);
-  const parent = branch[last - 1];
-  if (last < 1 || !parent) throw new Error('There is no reservation on this branch to go back before.');
-  // A user message as parent puts the leaf on its own parent: either is "before the reservation".
-  const expected = new Set([parent.id, branch[last - 2]?.id ?? null]);
-  await branchFromNode(page, parent.id, async () => expected.has(await activeLeafId(page)));
-}
-
-async function typeLine(page: Page, text: string): Promise<void> {
-  const before = await outputLines(page).count();
-  const command = page.getByRole('textbox', { name: 'Command' });
-  await command.fill(text);
-  await command.press('Enter');
-  // A line is answered in the output, or (a change to the desk) by its confirmation dialog.
-  await expect(confirmationDialog(page).or(outputLines(page).nth(before + 1)).first()).toBeVisible();
-}
-
-export const UI_ACTIONS: UiMapping = {
-  line: async ({ page }, { text }) => typeLine(page, text),
-  confirm: async ({ page }) => answerConfirmation(page, 'Confirm'),
-  cancel: async ({ page }) => answerConfirmation(page, 'Cancel'),
-  'meanwhile-reserve': async ({ page }) => meanwhile(page, /^Meanwhile: reserve /),
-  'meanwhile-step-back': async ({ page }) => meanwhile(page, 'Meanwhile: move to the previous entry'),
-  'step-back': async ({ page }) => {
-    await openTool(page, 'Refusals');
-    // The page offers this move only in the Refusals panel, once its corrupt-state demo has run.
-    const stepBack = page.getByRole('button', { name: 'Step back past the invalid entry' });
-    if ((await stepBack.count()) === 0) throw new Error('"Step back past the invalid entry" shows only after the Refusals panel\'s corrupt-state demo ("corrupt-demo").');
-    const before = await outputLines(page).count();
-    await stepBack.click();
-    await expectOutputBeyond(page, before);
-  },
-  'corrupt-demo': async ({ page }) => refusalsDemo(page, 'Try it: corrupt-state'),
-  'corrupt-then-valid': async ({ page }) => refusalsDemo(page, 'Try it: a valid snapshot after a broken one'),
-  'apply-edit': async ({ page }, { file, find, replace }) => {
-    await openEditor(page);
-    // Found with the editor's search and typed key by key, as a learner makes the edit (e2e/typing.ts).
-    await replaceInEditor(page, { file, find, replace });
-  },
-  'run-edited': async ({ page }) => {
-    const code = await openEditor(page);
-    const runButton = code.getByRole('button', { name: 'Run my version' });
-    await runButton.click();
-    // Disabled while it compiles (the click set it busy); enabled again once this version runs.
-    // The first compile starts esbuild-wasm: seen past 30 s on two cores shared by several runs.
-    await expect(runButton).toBeEnabled({ timeout: 60_000 });
-    await expect(code.getByRole('status', { name: 'Your version' })).toContainText('Your edited extension runs now');
-    await expect(page.getByRole('status', { name: 'Status line' })).toContainText('your edited extension');
-  },
-  'shipped-extension': async ({ page }) => {
-    await openTool(page, 'Code');
-    const back = page.getByRole('tabpanel', { name: 'Code', exact: true }).getByRole('button', { name: 'Back to the shipped extension' });
-    if ((await back.count()) === 0 || (await back.isDisabled())) return;
-    await back.click();
-    await expect(page.getByRole('status', { name: 'Status line' })).not.toContainText('your edited extension');
-  },
-  tool: async (demo, { args }) => {
-    const { page } = demo;
-    await openTool(page, 'Tool call');
-    await page.getByRole('textbox', { name: 'Tool arguments' }).fill(JSON.stringify(fillPlaceholders(args, demo.revisions)));
-    const before = await entryCount(page);
-    await page.getByRole('button', { name: 'Call seed_desk' }).click();
-    // Every call is recorded (the host appends it); one that needs approval then waits in its dialog.
-    await expect.poll(() => entryCount(page), { message: 'the call is recorded in the session' }).toBeGreaterThan(before);
-    await noteToolRevision(demo);
-  },
-  approve: async (demo) => answerApproval(demo, 'Approve'),
-  deny: async (demo) => answerApproval(demo, 'Deny'),
-  policy: async ({ page }, { value }) => {
-    await openTool(page, 'Tool call');
-    const select = page.getByRole('combobox', { name: 'Host approval for seed_desk' });
-    await select.selectOption(value ?? '');
-    await expect(select).toHaveValue(value ?? '');
-  },
-  'approval-mode': async ({ page }, { value }) => {
-    await openTool(page, 'Tool call');
-    const radio = page.getByRole('radiogroup', { name: 'Approval mode' }).getByRole('radio', { name: value, exact: true });
-    await radio.check();
-    await expect(radio).toBeChecked();
-  },
-  interactive: async ({ page }, { value }) => {
-    await page.getByRole('checkbox', { name: 'Interactive UI' }).setChecked(value);
-    // The headless note follows the host's answer, not the click.
-    const headless = page.getByRole('note').filter({ hasText: 'Headless: no dialog can be shown' });
-    if (value) await expect(headless).toBeHidden();
-    else await expect(headless).toBeVisible();
-  },
-  'filter-journal': async ({ page }, { text }) => {
-    await openTool(page, 'Journal');
-    const journal = page.getByRole('region', { name: 'Journal', exact: true });
-    await journal.getByRole('textbox', { name: 'Filter journal' }).fill(text);
-    await expect(journal).toHaveAttribute('aria-busy', 'false');
-  },
-  reopen: async ({ page }) => {
-    await page.getByRole('button', { name: 'Reopen session' }).click();
-    // A reopen always says where it put the leaf.
-    await expect(page.getByRole('region', { name: 'Session controls' }).getByRole('note').filter({ hasText: /reopen/i })).toBeVisible();
-  },
-  'branch-from': async ({ page }, { text }) => {
-    await expectTreeCurrent(page);
-    const node = treeItems(page).filter({ hasText: text }).first();
-    const id = await node.getAttribute('data-id');
-    if (!id) throw new Error(`No entry in the session tree shows "${text}".`);
-    // A user message puts the leaf on its parent: the message is then off the Active branch.
-    const userMessage = await showsKind(node, 'user');
-    await branchFromNode(page, id, async () =>
-      userMessage ? !(await activeBranch(page)).some((item) => item.id === id) : (await activeLeafId(page)) === id,
-    );
-  },
-  'branch-before-last-reservation': async ({ page }) => branchBeforeLastReservation(page),
-  'compare-with-other-branch': async ({ page }) => {
-    await expectTreeCurrent(page);
-    const onBranch = new Set((await activeBranch(page)).map((item) => item.id));
-    const items = await treeItems(page).all();
-    let other: string | null = null;
-    for (const item of items.reverse()) {
-      const id = await item.getAttribute('data-id');
-      if (id && !onBranch.has(id) && (await showsKind(item, 'seed desk'))) {
-        other = id;
-        break;
-      }
-    }
-    if (!other) throw new Error('There is no seed desk entry on another branch to compare with.');
-    await selectNode(page, other);
-    await page.getByRole('button', { name: 'Compare with selected' }).click();
-    await expect(page.getByRole('region', { name: 'This branch' })).toBeVisible();
-    await expect(page.getByRole('region', { name: 'Other branch' })).toContainText(other);
-  },
-  'try-other-revision': async (demo) => {
-    const { page } = demo;
-    await page.getByRole('button', { name: "Try an act here with the other branch's revision" }).click();
-    await expect(page.getByRole('status', { name: 'Compare attempt' })).toBeVisible();
-    await noteToolRevision(demo);
-  },
-  'new-session': async ({ page }, action) => {
-    await openTool(page, 'Sessions');
-    const before = await sessionId(page);
-    // A lesson's start is a new host process's session: the lesson panel's "Reset lesson" makes it.
-    await page.getByRole('button', { name: action.fresh ? 'Reset lesson' : 'New session', exact: true }).click();
-    await expect.poll(() => sessionId(page)).not.toBe(before);
-  },
-  'twin-tab': async ({ page }) => {
-    // A second tab of the same browser: it opens the session, steps back before the last
-    // reservation there, and reserves every marigold on that branch of its own.
-    const twin = await page.context().newPage();
-    try {
-      const before = await treeItems(page).count();
-      await openWorkspace(twin);
-      await branchBeforeLastReservation(twin);
-      await typeLine(twin, '/seeds reserve marigold-french 3');
-      await answerConfirmation(twin, 'Confirm');
-      // This tab hears of the other tab's entry: its tree gains the node.
-      await expect(treeItems(page)).toHaveCount(before + 1);
-    } finally {
-      await twin.close();
-    }
-  },
-  'fail-next-write': async ({ page }) => {
-    const controls = page.getByRole('region', { name: 'Session controls' });
-    const fail = controls.getByRole('button', { name: 'Fail the next write' });
-    if (!(await fail.isVisible())) await controls.getByText('Fault injection', { exact: true }).click();
-    // No visible answer: the worker takes requests in order, so the next write meets the fault.
-    await fail.click();
-  },
-  'closing-answer': async ({ page }, { value }) => answerYesNo(page, value),
-  answer: async ({ page }, { value }) => answerYesNo(page, value),
-  'run-agent': async (demo, { agent, calls }) => {
-    const { page } = demo;
-    await openTool(page, 'Agents');
-    await page.getByRole('combobox', { name: 'Scripted agent' }).selectOption(agent);
-    // Choosing the agent already in the list starts nothing new: "Reset agent" always does.
-    await page.getByRole('button', { name: 'Reset agent' }).click();
-    if (calls === undefined) return runAgentToEnd(demo);
-    const turns = page.getByRole('list', { name: 'Agent transcript' }).getByRole('listitem').filter({ hasText: /Step \d+\./ });
-    for (let call = 1; call <= calls; call++) {
-      await page.getByRole('button', { name: 'Step', exact: true }).click();
-      await expect(turns).toHaveCount(call);
-    }
-    await noteToolRevision(demo);
-  },
-  'continue-agent': async (demo) => runAgentToEnd(demo),
-};
-
-/** A Refusals panel demo button, then its result region (the demo buttons stay disabled while one runs). */
-async function refusalsDemo(page: Page, name: string): Promise<void> {
-  await openTool(page, 'Refusals');
-  const button = page.getByRole('button', { name });
-  await button.click();
-  await expect(page.getByRole('region', { name: 'Refusal demo result' })).toContainText('corrupt-state');
-  await expect(button).toBeEnabled();
+/**
+ * A second tab of the same browser: it opens the session, steps back before the last
+ * reservation there, and reserves every marigold on that branch of its own.
+ */
+async function twinTab(page: Page): Promise<void> {
+  const twin = await page.context().newPage();
+  try {
+    const before = await treeItems(page).count();
+    await openWorkspace(twin);
+    await branchFrom(twin, { by: 'before-last-reservation' });
+    await typeLine(twin, '/seeds reserve marigold-french 3');
+    await answerConfirmation(twin, 'Confirm');
+    // This tab hears of the other tab's entry: its tree gains the node.
+    await expect(treeItems(page)).toHaveCount(before + 1);
+  } finally {
+    await twin.close();
+  }
 }
 
 /** Yes or No under the step (its own question, or the closing question). */
@@ -311,12 +313,11 @@ async function answerYesNo(page: Page, value: 'yes' | 'no'): Promise<void> {
   await expect(button).toHaveAttribute('aria-pressed', 'true');
 }
 
-/** The Agents tab's "Run to end", until the agent's summary shows. */
-async function runAgentToEnd(demo: Demo): Promise<void> {
-  await openTool(demo.page, 'Agents');
-  await demo.page.getByRole('button', { name: 'Run to end' }).click();
-  await expect(demo.page.getByRole('note', { name: 'Agent summary' })).toBeVisible();
-  await noteToolRevision(demo);
+/** The Agents tab: the agent chosen, and "Reset agent" (choosing the agent already in the list starts nothing new). */
+async function chooseAgent(page: Page, agent: LessonActionOf<'run-agent'>['agent']): Promise<void> {
+  await openTool(page, 'Agents');
+  await page.getByRole('combobox', { name: 'Scripted agent' }).selectOption(agent);
+  await page.getByRole('button', { name: 'Reset agent' }).click();
 }
 
 /** The Code tab in edit mode (its "Edit" pressed once), as a learner opens it. */
@@ -327,13 +328,6 @@ async function openEditor(page: Page) {
   if ((await edit.count()) > 0) await edit.click();
   await expect(code.getByRole('button', { name: 'Run my version' })).toBeVisible();
   return code;
-}
-
-/** Does one lesson action through the page. */
-export async function performInUi(demo: Demo, action: LessonAction): Promise<void> {
-  // The mapping is keyed by kind, so the entry for `action.do` takes exactly this action.
-  const perform = UI_ACTIONS[action.do] as (demo: Demo, action: LessonAction) => Promise<void>;
-  await perform(demo, action);
 }
 
 /** A short title for the action's test.step, as the learner would say it. */
