@@ -8,12 +8,11 @@ import { confirmationMachine } from './confirmation';
 import { BUSY_STATES, CONFIRMATION_INITIAL, CONFIRMATION_STATE_NAMES, confirmationStates, isBusy, SETTLES_IN } from './confirmationStates';
 
 /**
- * The run-end kinds the protocol's schema lists, read from the schema itself (an intersection of
- * the run's end, a union discriminated on `kind`, with who ran it): what the worker may send.
+ * The run-end kinds the protocol's schema lists, read from the schema itself (a union
+ * discriminated on `kind`): what the worker may send.
  */
 function runEndKindsOfSchema(): string[] {
-  const end = LineOutcomeSchema._zod.def.left;
-  const kinds = end._zod.propValues?.['kind'];
+  const kinds = LineOutcomeSchema._zod.propValues?.['kind'];
   if (!kinds) throw new Error('the line outcome is no longer discriminated on kind');
   return [...kinds].map(String);
 }

@@ -33,34 +33,48 @@ export const QueryAnswerSchema = z.object({
 });
 export type QueryAnswer = z.infer<typeof QueryAnswerSchema>;
 
+/** Seed desk entries in the journal before the run (or this leg of it) and after it: the worker counts, the page reads. */
+export const EntryCountsSchema = z.object({ before: z.number(), after: z.number() });
+export type EntryCounts = z.infer<typeof EntryCountsSchema>;
+
 /**
- * What a run came to: `text` is what the extension said through `notify` (or the host's own
- * words), the rest is data from the command's structured outcome, which goals read instead of
- * the text.
+ * What every outcome carries beside how the run ended: which extension ran it, and the seed desk
+ * entries before and after. The page reads these facts from the answer, not from its desk (which
+ * another tab or a later answer may already have changed). Spread into each variant, so an answer
+ * is parsed by one discriminated union.
  */
-const EndSchema = z.discriminatedUnion('kind', [
+const RUN = { by: ExtensionKindSchema, deskEntries: EntryCountsSchema };
+
+/**
+ * What a line, or an answer to what the extension asked, came to: `text` is what the extension
+ * said through `notify` (or the host's own words), the rest is data from the command's structured
+ * outcome, which goals read instead of the text.
+ */
+export const LineOutcomeSchema = z.discriminatedUnion('kind', [
   /** `query`: what the answer listed, as data (goals read this, never the text). */
-  z.object({ kind: z.literal('answer'), text: z.string(), query: QueryAnswerSchema }),
-  z.object({ kind: z.literal('said'), text: z.string() }),
-  z.object({ kind: z.literal('usage'), text: z.string() }),
+  z.object({ kind: z.literal('answer'), text: z.string(), query: QueryAnswerSchema, ...RUN }),
+  z.object({ kind: z.literal('said'), text: z.string(), ...RUN }),
+  z.object({ kind: z.literal('usage'), text: z.string(), ...RUN }),
   /** `change`: what was asked, once the extension understood the arguments. */
-  z.object({ kind: z.literal('refused'), code: RefusalCodeSchema, text: z.string(), change: z.nullable(DeskChangeSchema) }),
-  z.object({ kind: z.literal('failed'), text: z.string() }),
+  z.object({ kind: z.literal('refused'), code: RefusalCodeSchema, text: z.string(), change: z.nullable(DeskChangeSchema), ...RUN }),
+  z.object({ kind: z.literal('failed'), text: z.string(), ...RUN }),
   /**
    * The extension waits on the UI (`ctx.ui.confirm`, `select`, `input`): the page shows the
    * request and answers it by id. `revision`: the branch's revision when it asked.
    */
-  z.object({ kind: z.literal('asked'), request: UiRequestSchema, text: z.string(), revision: z.string() }),
-  z.object({ kind: z.literal('cancelled'), text: z.string(), change: DeskChangeSchema }),
-  z.object({ kind: z.literal('committed'), text: z.string(), change: DeskChangeSchema, revision: z.string() }),
+  z.object({ kind: z.literal('asked'), request: UiRequestSchema, text: z.string(), revision: z.string(), ...RUN }),
+  z.object({ kind: z.literal('cancelled'), text: z.string(), change: DeskChangeSchema, ...RUN }),
+  z.object({ kind: z.literal('committed'), text: z.string(), change: DeskChangeSchema, revision: z.string(), ...RUN }),
   /** The extension finished without an outcome this page knows: what it said is all there is. */
-  z.object({ kind: z.literal('notice'), text: z.string() }),
+  z.object({ kind: z.literal('notice'), text: z.string(), ...RUN }),
   /** The extension's code threw: shown as the host reports an extension error; nothing was appended by the host. */
-  z.object({ kind: z.literal('error'), text: z.string() }),
+  z.object({ kind: z.literal('error'), text: z.string(), ...RUN }),
 ]);
-/** A run's end before the host adds who ran it and what it appended (`LineOutcome`). */
-export type RunEnd = z.infer<typeof EndSchema>;
-export type RunEndKind = RunEnd['kind'];
+export type LineOutcome = z.infer<typeof LineOutcomeSchema>;
+
+/** A run's end before the host adds who ran it and what it appended (`commands.reported` adds them). */
+export type RunEnd = LineOutcome extends infer O ? (O extends LineOutcome ? Omit<O, keyof typeof RUN> : never) : never;
+export type RunEndKind = LineOutcome['kind'];
 
 /**
  * Who said a kind's text: the extension (the page marks it when the learner's edited version
@@ -79,18 +93,6 @@ export const SAID_BY = {
   notice: 'extension',
   error: 'extension',
 } as const satisfies Record<RunEndKind, 'extension' | 'host'>;
-
-/** Seed desk entries in the journal before the run (or this leg of it) and after it: the worker counts, the page reads. */
-export const EntryCountsSchema = z.object({ before: z.number(), after: z.number() });
-export type EntryCounts = z.infer<typeof EntryCountsSchema>;
-
-/**
- * What a line, or an answer to what the extension asked, came to: the run's end, which extension
- * ran it, and the seed desk entries before and after. The page reads these facts from the answer,
- * not from its desk (which another tab or a later answer may already have changed).
- */
-export const LineOutcomeSchema = z.intersection(EndSchema, z.object({ by: ExtensionKindSchema, deskEntries: EntryCountsSchema }));
-export type LineOutcome = z.infer<typeof LineOutcomeSchema>;
 
 /** An outcome that asks for a confirmation: the dialog the lesson is about. */
 export type ConfirmAsked = Extract<LineOutcome, { kind: 'asked' }> & { readonly request: Extract<UiRequest, { kind: 'confirm' }> };
