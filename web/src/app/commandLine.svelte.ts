@@ -50,7 +50,15 @@ export class CommandLine {
   constructor(
     private readonly connection: Connection,
     private readonly facts: FactLog,
-  ) {}
+  ) {
+    // A replaced worker holds no waiting run: what the old one asked is gone, and nothing answers it.
+    connection.onRestart(() => {
+      if (this.pending === null) return;
+      this.pending = null;
+      this.actor?.send({ type: 'FAILED', error: 'the worker was replaced while the extension waited for your answer; nothing was changed.' });
+      this.print('failed', 'The question the extension asked is gone with the replaced worker: nothing was changed. Type the command again.');
+    });
+  }
 
   /** The confirmation machine's actor: there once the extension has opened its first dialog (Confirm and Cancel come after that). */
   get confirmation(): ConfirmationActor {
@@ -148,7 +156,7 @@ export class CommandLine {
       try {
         confirmation = this.actor ?? (await this.startConfirmation());
       } catch (error) {
-        // Nothing can show the dialog: the request stays open in the worker, and a reload asks again.
+        // Nothing can show the dialog: the run waits in the worker until the session is reopened or the page reloads (which ends it).
         this.pending = null;
         this.print('error', `The confirmation dialog could not load: ${error instanceof Error ? error.message : String(error)}`);
         return;

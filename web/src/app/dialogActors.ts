@@ -5,8 +5,8 @@ import { runActor } from './runActor';
 
 /**
  * The page's two dialog machines as running actors, with XState. Not in the first screen: the
- * command line loads this the first time the extension asks for a confirmation, the tool panel the
- * first time a call needs approval. Until then their snapshots are undefined, which the views read
+ * command line loads this the first time the extension asks for a confirmation, the tool panel at
+ * its first call (the approval actor starts when a call first needs approval). Until then their snapshots are undefined, which the views read
  * as idle. The machines send nothing: their features send the answers and report back by events.
  */
 export type ConfirmationActor = Actor<typeof confirmationMachine>;

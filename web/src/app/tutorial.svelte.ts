@@ -18,7 +18,7 @@ type CheckGoal = typeof import('../tutorial/goals').checkGoal;
  *
  * The first screen carries only the lessons' index (titles and step ids); the current lesson's
  * JSON (its texts, what it points at, its solutions) is fetched when it opens. The checker and the
- * lesson's goals wait for the learner's first action outside a text field, the first fact the
+ * lesson's goals wait for the learner's first action outside the Command box, the first fact the
  * page notes, or "Do it for me" (`startChecking`): until then there is nothing to judge.
  */
 export class Tutorial {
@@ -101,7 +101,7 @@ export class Tutorial {
     return this.playground.facts.facts.length > 0;
   }
 
-  /** The learner's first action (outside a text field), the first fact, or "Do it for me": the checker and the lesson's goals are fetched now. */
+  /** The learner's first action (outside the Command box), the first fact, or "Do it for me": the checker and the lesson's goals are fetched now. */
   startChecking(): void {
     if (this.checking) return;
     this.checking = true;

@@ -42,7 +42,8 @@ type SettledState = 'open' | 'committed' | 'refused' | 'cancelled' | 'answered' 
 
 /**
  * Where each way a run ends leaves the dialog: declared for every kind of run end, so a new kind
- * without a place does not compile. The guards below read this table, nothing else.
+ * without a place does not compile. The guards below read this table; `askedAgain` also asks that
+ * the new request be a confirmation (a select or an input after a Confirm settles in `answered`).
  */
 export const SETTLES_IN = {
   asked: 'open',
@@ -92,7 +93,7 @@ export const CONFIRMATION_INITIAL = 'idle';
 
 /**
  * The machine's top-level states, in definition order (the order the line and the chart show
- * them). `busy`: the dialog waits on the learner or on the answer; no other line may run then.
+ * them). `busy`: the dialog waits on the learner or on the answer.
  */
 export const confirmationStates = {
   idle: { on: settled() },
@@ -117,7 +118,7 @@ export type ConfirmationStateName = keyof typeof confirmationStates;
 /** The state names in definition order: what the desk's machine line lists. */
 export const CONFIRMATION_STATE_NAMES = Object.keys(confirmationStates) as ConfirmationStateName[];
 
-/** The states tagged `busy`, read from the table above (the views and "Do it for me" ask this, not a list of their own). */
+/** The states tagged `busy`, read from the table above (a list of its own would drift from the machine). */
 export const BUSY_STATES: ReadonlySet<ConfirmationStateName> = new Set(CONFIRMATION_STATE_NAMES.filter((name) => 'tags' in confirmationStates[name]));
 
 export function isBusy(state: string | undefined): boolean {

@@ -1,11 +1,10 @@
 import '$domain/zodSetup';
 import * as z from 'zod/mini';
 import { splitSlashCommand } from '$domain/command/parse';
-import { REFUSAL_CODES } from '$domain/refusal';
 import { userMessageEntry } from '$domain/journal/entry';
 import type { SeedsOutcome } from '../../../extension/outcome';
 import type { DeepReadonly } from '../protocol/deepReadonly';
-import { DeskChangeSchema, type LineOutcome, type RunEnd } from '../protocol/outcomes';
+import { DeskChangeSchema, QueryAnswerSchema, RefusalCodeSchema, type LineOutcome, type RunEnd } from '../protocol/outcomes';
 import type { UiAnswer, UiRequestKind } from '../protocol/uiRequests';
 import { sameType } from '../protocol/sameType';
 import type { HostCore } from './hostCore';
@@ -66,9 +65,10 @@ const REQUEST_NAMES: Readonly<Record<UiRequestKind, string>> = { confirm: 'a con
 /** The page's answer to what a run asked: the run goes on from its `await`, and this reports how it ended. */
 export async function answerUi(core: HostCore, answer: UiAnswer): Promise<RunEnd> {
   const waiting = core.waiting.get(answer.id);
-  if (!waiting) return { kind: 'failed', text: 'That request is no longer open (the worker restarted or it was answered already): nothing was changed.' };
+  // Not a failed write: the page answered something that is not waiting (the goals must not count it as one).
+  if (!waiting) return { kind: 'usage', text: 'That request is no longer open (the worker restarted or it was answered already): nothing was changed.' };
   const asked = waiting.run.asked;
-  if (asked?.request.kind !== answer.kind) return { kind: 'failed', text: `That answer is for ${REQUEST_NAMES[answer.kind]}, but the extension asked for ${asked ? REQUEST_NAMES[asked.request.kind] : 'nothing'}: nothing was changed.` };
+  if (asked?.request.kind !== answer.kind) return { kind: 'usage', text: `That answer is for ${REQUEST_NAMES[answer.kind]}, but the extension asked for ${asked ? REQUEST_NAMES[asked.request.kind] : 'nothing'}: nothing was changed.` };
   core.waiting.delete(answer.id);
   const from = waiting.run.notices.length;
   waiting.run.answer(answer);
@@ -103,8 +103,8 @@ async function say(core: HostCore, text: string): Promise<RunEnd> {
  */
 const SeedsOutcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('usage') }),
-  z.object({ kind: z.literal('answer'), revision: z.string(), rows: z.array(z.object({ id: z.string(), available: z.number(), reserved: z.number() })) }),
-  z.object({ kind: z.literal('refused'), code: z.enum(REFUSAL_CODES), change: z.nullable(DeskChangeSchema) }),
+  z.object({ kind: z.literal('answer'), ...QueryAnswerSchema.def.shape }),
+  z.object({ kind: z.literal('refused'), code: RefusalCodeSchema, change: z.nullable(DeskChangeSchema) }),
   z.object({ kind: z.literal('cancelled'), change: DeskChangeSchema, revision: z.string() }),
   z.object({ kind: z.literal('committed'), change: DeskChangeSchema, revision: z.string() }),
 ]);

@@ -224,14 +224,14 @@ describe('PlaygroundHost: a confirmed human reservation', () => {
     expect((await answer(host, dialog)).kind).toBe('committed');
     const before = host.view();
     const again = await answer(host, dialog);
-    expect(again).toEqual({ kind: 'failed', text: expect.stringMatching(/^That request is no longer open/), ...unchanged(1) });
+    expect(again).toEqual({ kind: 'usage', text: expect.stringMatching(/^That request is no longer open/), ...unchanged(1) });
     expect(host.view().entryCount).toBe(before.entryCount);
     expect(host.view().revision).toBe(before.revision);
     expect(row(host.view(), 'basil-genovese')).toEqual({ reserved: 2, available: 6 });
     expect(await store.countEntries(host.sessionId)).toBe(1);
     expect(changedEvents(host)).toHaveLength(1);
     // An id no dialog ever had is refused the same way.
-    expect((await host.answerUi({ kind: 'confirm', id: 'dialog-never', confirmed: true })).kind).toBe('failed');
+    expect((await host.answerUi({ kind: 'confirm', id: 'dialog-never', confirmed: true })).kind).toBe('usage');
   });
 
   it('the race: a reservation lands while the bean dialog waits, so confirming bean is refused stale-revision and bean stays 0', async () => {

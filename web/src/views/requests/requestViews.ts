@@ -7,8 +7,9 @@ import SelectRequest from './SelectRequest.svelte';
 
 /**
  * One view per kind of request the extension can make of the UI (`ctx.ui.confirm`, `select`,
- * `input`): a kind without a view does not compile. Each shows itself while the command line's
- * `pending` request is of its kind, and answers through the command line.
+ * `input`): a kind without a view does not compile. A select or an input shows itself while the
+ * command line's `pending` request is of its kind; a confirmation while the confirmation machine
+ * is open or committing. Each answers through the command line.
  */
 export const REQUEST_VIEWS: Readonly<Record<UiRequestKind, Component<{ playground: Playground }>>> = {
   confirm: ConfirmRequest,

@@ -437,18 +437,18 @@ describe('ctx.ui.select and ctx.ui.input', () => {
     expect(host.core.waiting.size).toBe(1);
   });
 
-  it('an answer of another kind than the open request is refused, and the run keeps waiting for the right one', async () => {
+  it('an answer of another kind than the open request is refused (usage, not a failed write), and the run keeps waiting for the right one', async () => {
     const { host } = await hostWith(choosing);
     const pick = await host.runLine('/pick');
     const name = await host.runLine('/name');
     if (pick.kind !== 'asked' || name.kind !== 'asked') throw new Error('expected two requests');
     expect(await host.answerUi({ kind: 'confirm', id: pick.request.id, confirmed: true })).toEqual({
-      kind: 'failed',
+      kind: 'usage',
       text: 'That answer is for a confirmation, but the extension asked for a choice: nothing was changed.',
       ...NO_DESK_ENTRIES,
     });
-    expect(await host.answerUi({ kind: 'select', id: name.request.id, choice: 'basil' })).toMatchObject({ kind: 'failed', text: expect.stringContaining('nothing was changed') });
-    expect(await host.answerUi({ kind: 'input', id: pick.request.id, text: 'basil' })).toMatchObject({ kind: 'failed' });
+    expect(await host.answerUi({ kind: 'select', id: name.request.id, choice: 'basil' })).toMatchObject({ kind: 'usage', text: expect.stringContaining('nothing was changed') });
+    expect(await host.answerUi({ kind: 'input', id: pick.request.id, text: 'basil' })).toMatchObject({ kind: 'usage' });
     // Both runs still wait, each on its own request; nothing they would say was said.
     expect([...host.core.waiting.keys()].sort()).toEqual([pick.request.id, name.request.id].sort());
     expect(host.events()).toEqual([]);

@@ -1,4 +1,4 @@
-import type { BranchChangingEvent, CommandDefinition, ExtensionAPI, ExtensionContext, HostEntry, HostUI, NotifyLevel, ToolDefinition } from '../../../../extension/ompApi';
+import { NOTIFY_LEVELS, type BranchChangingEvent, type CommandDefinition, type ExtensionAPI, type ExtensionContext, type HostEntry, type HostUI, type NotifyLevel, type ToolDefinition } from '../../../../extension/ompApi';
 import type { SessionJournal } from '$domain/journal/journal';
 import { EventBus } from './eventBus';
 import { messageOf, type RunPolicy, type SettleLimit } from './runPolicy';
@@ -32,7 +32,6 @@ interface RegisteredTool {
   readonly definition: ToolDefinition<unknown>;
 }
 
-let requestSeq = 0;
 
 /**
  * The part of an OMP host that an extension talks to: `pi` for the factory (registrations, the
@@ -163,7 +162,8 @@ export class ExtensionRuntime {
     const hasUI = host.hasUI();
     // Every request goes one way: the page is asked (the run waits), or the host answers at once.
     const ask = (body: UiRequestBody): Promise<boolean | string | undefined> => {
-      const request = { ...body, id: `request-${++requestSeq}` } as UiRequest;
+      // Random, so a request a replaced worker asked can never name one this worker asks.
+      const request = { ...body, id: `request-${crypto.randomUUID()}` } as UiRequest;
       // The host's no-op UI (no interactive UI) answers at once: confirm false, select and input undefined.
       if (!hasUI || answerer !== 'page') return Promise.resolve(valueOfAnswer(answerWithoutAsking(request, answerer === 'confirm-at-once' && hasUI)));
       return new Promise((resume) => invocation.ask({ request, resume }));
@@ -180,7 +180,9 @@ export class ExtensionRuntime {
       },
       notify: (message, type = 'info') => {
         const text = String(message);
-        const notice: Notice = { level: type, text: this.policy?.notice(text) ?? text, shown: hasUI };
+        // Edited code may pass any level: one the host does not know is shown as info, not sent on unchecked.
+        const level = (NOTIFY_LEVELS as readonly unknown[]).includes(type) ? type : 'info';
+        const notice: Notice = { level, text: this.policy?.notice(text) ?? text, shown: hasUI };
         invocation.notices.push(notice);
         host.notified(notice);
       },
