@@ -7,12 +7,17 @@
  * that runs and is not listed, a missing file or a line over 12 files fails.
  *
  * The views at the line's ends are Svelte components, not run here: for them the test checks that
- * the file exists and still makes the call the list names.
+ * the file exists and still makes the call the list names. And the line between them must be a
+ * chain: each module and the next are joined by an import (either way: a host service is called
+ * through the type its caller declares), except where the action crosses between the page and its
+ * worker by message.
+ * A file moved off the line to shorten it breaks the chain.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Playground } from '../app/playground.svelte';
+import { importsOf } from './imports.testkit';
 import { inProcessWorker } from './inProcessWorker.testkit';
 import { filesRunBy } from './tracePath.testkit';
 
@@ -84,6 +89,22 @@ describe.each([
     for (const file of beside) expect(ran, `${file} is listed beside the line but ran no code`).toContain(file);
     const unlisted = ran.filter((file) => !line.includes(file) && !beside.includes(file));
     expect(unlisted, 'files that ran but web/CONTEXT.md does not list').toEqual([]);
+  });
+
+  it('is a chain: each file and the next are joined by an import, or by the page–worker messages', () => {
+    const side = (file: string) => (file.startsWith('web/src/worker/') ? 'worker' : 'page');
+    const broken: string[] = [];
+    for (const [index, file] of line.entries()) {
+      const next = line[index + 1];
+      if (next === undefined) continue;
+      const joined = importsOf(ROOT, file).includes(next) || importsOf(ROOT, next).includes(file);
+      // messages.ts is the protocol both sides parse with: the request crosses from it to the worker, the answer back from the worker to the page.
+      const crossing = side(file) !== side(next) || (file.endsWith('protocol/messages.ts') && side(next) === 'worker');
+      // A view at either end reaches the line through props and the page's state: the test below checks its call.
+      const atAView = file.endsWith('.svelte') || next.endsWith('.svelte');
+      if (!joined && !crossing && !atAView) broken.push(`${file} → ${next}`);
+    }
+    expect(broken).toEqual([]);
   });
 
   it('starts and ends at the views that make and show it', () => {

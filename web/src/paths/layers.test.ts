@@ -10,6 +10,7 @@ import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { importsOf } from './imports.testkit';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url)).replace(/\/$/, '');
 
@@ -52,23 +53,6 @@ function layerOf(file: string): Layer | null {
   return best;
 }
 
-/** The repository files a file imports (static and dynamic, type-only too); npm and virtual modules are not files. */
-function importsOf(file: string): string[] {
-  const text = readFileSync(join(ROOT, file), 'utf8');
-  const specifiers = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"]([^'"]+)['"]/gm)].map((match) => match[1] as string);
-  const found: string[] = [];
-  for (const specifier of specifiers) {
-    let base: string;
-    if (specifier.startsWith('$domain/')) base = join(ROOT, 'domain', specifier.slice('$domain/'.length));
-    else if (specifier.startsWith('.')) base = resolve(dirname(join(ROOT, file)), specifier);
-    else continue;
-    const candidates = [base, `${base}.ts`, `${base}.svelte`, base.replace(/\.js$/, '.ts'), `${base}/index.ts`];
-    const hit = candidates.find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
-    if (hit) found.push(relative(ROOT, hit));
-  }
-  return found;
-}
-
 /** Every import from a layer to one it may not import. */
 function wrongImports(imports: ReadonlyMap<string, readonly string[]>): string[] {
   const wrong: string[] = [];
@@ -105,7 +89,7 @@ function cyclesOf(imports: ReadonlyMap<string, readonly string[]>): string[] {
 }
 
 const files = Object.values(LAYERS).flatMap(({ folder }) => filesUnder(folder));
-const graph = new Map(files.map((file) => [file, importsOf(file)]));
+const graph = new Map(files.map((file) => [file, importsOf(ROOT, file)]));
 
 describe('dependencies run one way', () => {
   it('reads the whole tree', () => {
