@@ -33,7 +33,7 @@
  *    - a `/`-path without an extension may leave it out, as an import does (`domain/desk`);
  *    - a trailing `:line` or `:line:column` is dropped (`lessons/…/04-race-refused.md:30`);
  *    - a `../` path is read from the markdown file's folder; read from the root it names something
- *      beside the repository (`../shared`) and is not checked.
+ *      beside the repository (`../outside`) and is not checked.
  * 4. A path that `.gitignore` ignores (`dist/`, `extension/dist/seed-desk.js`, `host-test/out/`) is
  *    what a command writes, not a stored file: not checked. Any other path that is found nowhere
  *    fails the test, with the file and line that names it.
@@ -231,7 +231,7 @@ describe('backticked repository paths in the docs, the CONTEXT files and the REA
       '',
       '- `src/worker/omp/extensionRuntime.ts` + `omp/runPolicy.ts`, then `omp/nothing.ts`; `domain/desk` as an import.',
       '',
-      '| `src/views/` | `../lessons/` | `../shared` | `dist/` | `extension/dist/seed-desk.js` | `seed-desk.js` |',
+      '| `src/views/` | `../lessons/` | `../outside` | `dist/` | `extension/dist/seed-desk.js` | `seed-desk.js` |',
       '',
       'Not paths: `virtual:lesson/<id>`, `https://example.org/a.ts`, `/seeds`, `/usr/bin/chromium`, `#/lesson/1/step/2`,',
       '`e2e/*.spec.ts`, `<base>sw.js`, `zod/mini`, `@oh-my-pi/pi-coding-agent/src/x.ts`, `meta/lastSession`,',
@@ -259,7 +259,7 @@ describe('backticked repository paths in the docs, the CONTEXT files and the REA
       'domain/desk',
       'src/views/',
       '../lessons/',
-      '../shared',
+      '../outside',
       'dist/',
       'extension/dist/seed-desk.js',
       'lessons/01-human-reservation/04-race-refused.md',

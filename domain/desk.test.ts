@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decideGrant, decideReservation, isPositiveSafeInteger, type Actor, type Decision, type ReservationAction } from './desk';
+import { decideGrant, decideReservation, isPositiveSafeInteger, type Actor, type Decision } from './desk';
+import type { ReservationAction } from './humanChange';
 import { asEntryId, asSessionId } from './ids';
 import { customEntry, sessionHeader, userMessageEntry } from './journal/entry';
 import { SessionJournal } from './journal/journal';

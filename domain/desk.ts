@@ -1,12 +1,10 @@
 import { FIXTURE_IDS, fixtureItem, isFixtureId, type FixtureId } from './fixture';
+import type { HumanChange, ReservationAction } from './humanChange';
 import type { BranchState } from './reconstruct';
 import { refusal, type Refusal } from './refusal';
 import { normalizeSnapshot, reservedOf, type Snapshot } from './snapshot';
 
 export type Actor = 'human' | 'agent';
-/** The two ways a reservation changes the desk (the command's and the tool's `action`). */
-export const RESERVATION_ACTIONS = ['reserve', 'release'] as const;
-export type ReservationAction = (typeof RESERVATION_ACTIONS)[number];
 
 export interface ReservationRequest {
   readonly action: ReservationAction;
@@ -30,10 +28,6 @@ export interface Surface {
 
 export type Decision = { readonly ok: true; readonly snapshot: Snapshot } | { readonly ok: false; readonly refusal: Refusal };
 
-/** A change a human asks for through `/seeds`: a reservation, or the agent grant. */
-export type HumanChange =
-  | { readonly kind: 'reservation'; readonly action: ReservationAction; readonly id: string; readonly packets: number | string }
-  | { readonly kind: 'grant'; readonly enabled: boolean };
 
 /**
  * A human change judged against `expectedRevision`: the rule both hosts apply before the dialog

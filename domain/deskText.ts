@@ -1,5 +1,5 @@
 import { FIXTURE_FAMILIES } from './fixture';
-import type { HumanChange } from './desk';
+import type { HumanChange } from './humanChange';
 import type { Revision } from './ids';
 import type { DeskRow } from './snapshot';
 

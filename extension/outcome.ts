@@ -3,7 +3,7 @@
  * handler's return (host-test proves it), so this changes nothing there; a host that wants facts
  * rather than text (the playground's worker) reads it instead of parsing what `notify` said.
  */
-import type { HumanChange } from '../domain/desk';
+import type { HumanChange } from '../domain/humanChange';
 import type { RefusalCode } from '../domain/refusal';
 
 /** A human change as it was asked for (the domain's shape); `packets` stays the typed text when it is not a whole number. */

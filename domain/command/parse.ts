@@ -1,4 +1,4 @@
-import type { ReservationAction } from '../desk';
+import type { ReservationAction } from '../humanChange';
 
 export const SEEDS_USAGE = [
   'Usage:',

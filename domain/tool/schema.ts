@@ -1,6 +1,6 @@
 import '../zodSetup';
 import * as z from 'zod/mini';
-import { RESERVATION_ACTIONS } from '../desk';
+import { RESERVATION_ACTIONS } from '../humanChange';
 
 export const SEED_DESK_TOOL_NAME = 'seed_desk';
 /** Host approval tier, declared for every op: the tool mixes reads and writes. */

@@ -1,6 +1,6 @@
 import '$domain/zodSetup';
 import * as z from 'zod/mini';
-import { RESERVATION_ACTIONS, type HumanChange } from '$domain/desk';
+import { RESERVATION_ACTIONS, type HumanChange } from '$domain/humanChange';
 import { REFUSAL_CODES } from '$domain/refusal';
 import { sameType } from './sameType';
 import { UiRequestSchema, type UiRequest } from './uiRequests';
