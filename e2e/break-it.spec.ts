@@ -32,9 +32,12 @@ async function openBreakItAt(page: Page, step: number): Promise<void> {
 async function typeMend(page: Page, file: string, find: string, mend: string): Promise<void> {
   await openTool(page, 'Code');
   const edit = codePanel(page).getByRole('button', { name: 'Edit', exact: true });
+  const editor = codePanel(page).getByRole('textbox', { name: 'Code editor' });
+  // The tab's code loads when it first opens: wait for the Edit button or the open editor before asking which is there.
+  await expect(edit.or(editor)).toBeVisible({ timeout: 30_000 });
   if (await edit.isVisible()) await edit.click();
   // CodeMirror is a chunk fetched on the first "Edit": on a busy machine it takes more than a few seconds.
-  await expect(codePanel(page).getByRole('textbox', { name: 'Code editor' })).toBeVisible({ timeout: 30_000 });
+  await expect(editor).toBeVisible({ timeout: 30_000 });
   await replaceInEditor(page, { file, find, replace: mend });
 }
 

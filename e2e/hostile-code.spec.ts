@@ -128,8 +128,11 @@ test.afterAll(async () => {
 async function freshEditor(page: Page): Promise<void> {
   await openTool(page, 'Code');
   const edit = codePanel(page).getByRole('button', { name: 'Edit', exact: true });
-  if (await edit.isVisible()) await edit.click();
   const discard = codePanel(page).getByRole('button', { name: 'Discard my edits' });
+  // The tab's code and the source load when it first opens: wait for either button before asking
+  // which one is there (asking at once found neither on a loaded machine, and skipped the Edit).
+  await expect(edit.or(discard)).toBeVisible({ timeout: COMPILE_MS });
+  if (await edit.isVisible()) await edit.click();
   await expect(discard).toBeVisible();
   if (await discard.isEnabled()) {
     await discard.click();
