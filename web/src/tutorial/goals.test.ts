@@ -4,6 +4,7 @@
  * and conditions the lessons do not use yet but the vocabulary promises (a family filter, a
  * revision unchanged by conversation, counts).
  */
+import { hostView } from '../app/fakeConnection.testkit';
 import { describe, expect, it } from 'vitest';
 import { FIXTURE } from '$domain/fixture';
 import type { BranchItem, ComparisonView, HostView, ToolCallOutcome } from '../protocol/messages';
@@ -20,27 +21,7 @@ type Held = Partial<Record<(typeof FIXTURE)[number]['id'], number>>;
 function view(over: Partial<HostView> & { held?: Held } = {}): HostView {
   const { held = {}, ...rest } = over;
   const rows = FIXTURE.map((item) => ({ id: item.id, name: item.name, family: item.family, packets: item.packets, reserved: held[item.id] ?? 0, available: item.packets - (held[item.id] ?? 0) }));
-  return {
-    sessionId: 's1',
-    entryCount: 0,
-    leafId: null,
-    revision: R0,
-    corrupt: null,
-    rows,
-    agentEnabled: false,
-    status: `Seed desk: revision ${over.revision ?? R0}`,
-    interactive: true,
-    writeFailure: null,
-    notice: null,
-    transientLeaf: false,
-    leafBehind: null,
-    approvalPolicy: null,
-    approvalMode: 'yolo',
-    hostFileWritten: false,
-    pendingApproval: null,
-    seedDeskEntryCount: 0,
-    ...rest,
-  };
+  return hostView({ sessionId: 's1', entryCount: 0, leafId: null, revision: R0, rows, status: `Seed desk: revision ${over.revision ?? R0}`, ...rest });
 }
 
 function observe(parts: { view?: HostView; facts?: Fact[]; branch?: BranchItem[]; comparison?: ComparisonView | null } = {}): Observed {

@@ -5,6 +5,7 @@
  * extension as the step began, nothing taken out of the journal, and the step's own solution
  * ticking from there.
  */
+import { hostView } from '../app/fakeConnection.testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE } from '$domain/fixture';
 import { LESSONS } from '../../../scripts/lessons.mjs';
@@ -16,27 +17,7 @@ import { restorePlan, settingsSentence, type StepStart } from './stepStart';
 afterEach(closePages);
 
 function view(over: Partial<HostView> = {}): HostView {
-  return {
-    sessionId: 's1',
-    entryCount: 2,
-    leafId: 'e2',
-    revision: 's1:e2',
-    corrupt: null,
-    rows: FIXTURE.map((item) => ({ id: item.id, name: item.name, family: item.family, packets: item.packets, reserved: 0, available: item.packets })),
-    agentEnabled: false,
-    status: '',
-    interactive: true,
-    writeFailure: null,
-    notice: null,
-    transientLeaf: false,
-    leafBehind: null,
-    approvalPolicy: null,
-    approvalMode: 'yolo',
-    hostFileWritten: false,
-    pendingApproval: null,
-    seedDeskEntryCount: 1,
-    ...over,
-  };
+  return hostView({ sessionId: 's1', entryCount: 2, leafId: 'e2', revision: 's1:e2', status: '', seedDeskEntryCount: 1, ...over });
 }
 
 const START: StepStart = { sessionId: 's1', leafId: 'e2', leafReeditable: false, approvalMode: 'yolo', approvalPolicy: null, interactive: true, extension: 'edited', editedFiles: { 'domain/desk.ts': 'broken' } };
