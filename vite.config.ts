@@ -7,6 +7,7 @@ import { codeViewPlugin } from './scripts/code-view-plugin.mjs';
 import { lessonPlugin } from './scripts/lesson-plugin.mjs';
 import { extensionGraphPlugin } from './scripts/extension-graph-plugin.mjs';
 import { workerCspPlugin } from './scripts/worker-csp-plugin.mjs';
+import { modelPlugin } from './scripts/model-plugin.mjs';
 
 // The page lives in web/ (DESIGN layout); the pure domain sits beside it in domain/.
 const root = fileURLToPath(new URL('./web', import.meta.url));
@@ -23,6 +24,8 @@ export default defineConfig({
     lessonPlugin(),
     // The worker's own CSP header (blob: imports, 'wasm-unsafe-eval', connect-src 'self') for the edited extension, in dev and preview.
     workerCspPlugin(),
+    // The page's CSP connect-src (the model endpoints a learner may use) and pi-ai without its model catalogue (issue 30).
+    modelPlugin(),
     // The edited extension's sources for the worker's compiler; here for the dev server (builds take `worker.plugins` below).
     extensionGraphPlugin(),
     svelte({ configFile: fileURLToPath(new URL('./svelte.config.js', import.meta.url)) }),

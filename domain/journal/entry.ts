@@ -130,11 +130,25 @@ export function userMessageEntry(text: string, place: Place): JournalEntry {
   };
 }
 
+/** Who answered, as OMP records it on an assistant message; the scripted agents and the tool panel are the playground's own. */
+export interface AssistantMeta {
+  readonly api: string;
+  readonly provider: string;
+  readonly model: string;
+  readonly usage?: { readonly input: number; readonly output: number };
+  readonly errorMessage?: string;
+}
+
+const PLAYGROUND_ASSISTANT: AssistantMeta = { api: 'playground', provider: 'playground', model: 'scripted' };
+
 export function assistantMessageEntry(
   content: readonly Record<string, unknown>[],
   place: Place,
-  stopReason: 'stop' | 'toolUse' = 'stop',
+  stopReason: 'stop' | 'toolUse' | 'length' | 'error' | 'aborted' = 'stop',
+  meta: AssistantMeta = PLAYGROUND_ASSISTANT,
 ): JournalEntry {
+  const input = meta.usage?.input ?? 0;
+  const output = meta.usage?.output ?? 0;
   return {
     type: 'message',
     id: place.id,
@@ -143,11 +157,12 @@ export function assistantMessageEntry(
     message: {
       role: 'assistant',
       content,
-      api: 'playground',
-      provider: 'playground',
-      model: 'scripted',
-      usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+      api: meta.api,
+      provider: meta.provider,
+      model: meta.model,
+      usage: { input, output, cacheRead: 0, cacheWrite: 0, totalTokens: input + output, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
       stopReason,
+      ...(meta.errorMessage === undefined ? {} : { errorMessage: meta.errorMessage }),
       timestamp: Date.parse(place.timestamp),
     },
   };

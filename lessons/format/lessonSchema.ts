@@ -92,6 +92,8 @@ export const StepFrontmatterSchema = z.strictObject({
   code: z.optional(z.strictObject({ region: z.string() })),
   /** A Yes/No question shown below the step (answered with the `answer` action); the explanation opens once answered. */
   question: z.optional(z.strictObject({ ask: Text, answer: z.enum(['yes', 'no']), explain: Text })),
+  /** The step offers "Ask a real model" when one is connected (the Agents tab's Real model), and says where to connect one when not. */
+  realModel: z.optional(z.literal(true)),
   /** What "Do it for me" does; replayed by the tests and the demos, it must tick. */
   solution: Actions.check(z.minLength(1)),
   wrong: z.array(WrongAttemptSchema).check(z.minLength(1, 'every step needs at least one wrong attempt that must not tick')),

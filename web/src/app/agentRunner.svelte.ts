@@ -65,7 +65,7 @@ export class AgentRunner {
         this.summary = `Stopped after ${MAX_CALLS} calls: the agent did not finish on its own.`;
         return;
       }
-      const outcome = await this.settle(await this.playground.tool.call(JSON.stringify(next.args), false));
+      const outcome = await this.playground.tool.callToEnd(JSON.stringify(next.args), false);
       this.turns = [...this.turns, { index: this.turns.length + 1, thought: next.thought, args: next.args, outcome }];
       this.pending = this.agent.next(observeToolCall(outcome));
       if (this.pending.kind === 'done') this.summary = this.pending.summary;
@@ -80,19 +80,6 @@ export class AgentRunner {
       await this.step();
       if (this.turns.length === before && !this.finished) break;
     }
-  }
-
-  /** An approval prompt is answered by the learner; the agent waits for the call to finish. */
-  private async settle(outcome: ToolCallOutcome): Promise<ToolCallOutcome> {
-    if (outcome.kind !== 'approval') return outcome;
-    return new Promise((resolve) => {
-      const subscription = this.playground.tool.approvalActor.subscribe((snapshot) => {
-        if (snapshot.value === 'idle' && snapshot.context.outcome && snapshot.context.callId === outcome.callId) {
-          subscription.unsubscribe();
-          resolve(snapshot.context.outcome);
-        }
-      });
-    });
   }
 }
 

@@ -1,4 +1,4 @@
-import type { ApprovalModeView, ApprovalPolicy, ToolCallOutcome } from '../protocol/messages';
+import type { ApprovalModeView, ApprovalPolicy, ModelCallRef, ToolCallOutcome } from '../protocol/messages';
 import { loadDialogActors } from './loadDialogActors';
 import type { Connection } from './connection.svelte';
 import type { Desk } from './desk.svelte';
@@ -44,12 +44,15 @@ export class ToolCalls {
     return this.actor;
   }
 
-  /** Calls seed_desk through the host. Returns the outcome it showed. */
-  async call(args: string, skipSchema: boolean): Promise<ToolCallOutcome> {
+  /**
+   * Calls seed_desk through the host. Returns the outcome it showed. `modelCall`: a real model's
+   * call, already in the assistant message the page recorded; its result goes under the model's id.
+   */
+  async call(args: string, skipSchema: boolean, modelCall?: ModelCallRef): Promise<ToolCallOutcome> {
     const before = this.desk.seedDeskEntryCount;
     // A call may need approval: its machine's code loads while the worker answers (once).
     if (!this.actor) loadDialogActors().catch(() => undefined);
-    const result = await this.connection.call({ type: 'toolCall', args, skipSchema });
+    const result = await this.connection.call({ type: 'toolCall', args, skipSchema, ...(modelCall ? { call: modelCall } : {}) });
     this.pendingArgs = args;
     this.pendingBefore = before;
     if (result.kind === 'approval') {
@@ -67,6 +70,21 @@ export class ToolCalls {
     }
     this.show(result);
     return result;
+  }
+
+  /** A call as an agent makes it: when the host asks for approval, the answer comes from the learner and this resolves with the call's end. */
+  async callToEnd(args: string, skipSchema: boolean, modelCall?: ModelCallRef): Promise<ToolCallOutcome> {
+    const outcome = await this.call(args, skipSchema, modelCall);
+    if (outcome.kind !== 'approval') return outcome;
+    const actor = this.approvalActor;
+    return new Promise((resolve) => {
+      const subscription = actor.subscribe((snapshot) => {
+        if (snapshot.value === 'idle' && snapshot.context.outcome && snapshot.context.callId === outcome.callId) {
+          subscription.unsubscribe();
+          resolve(snapshot.context.outcome);
+        }
+      });
+    });
   }
 
   /** The learner's answer to the approval prompt: the machine moves to `answering`, the answer goes to the host, and the call's end settles the machine. */

@@ -16,18 +16,20 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url)).replace(/\/$/, 
 
 /** The layers, by folder (longest prefix wins), and what each may import besides itself. */
 const LAYERS = {
-  views: { folder: 'web/src/views', mayImport: ['app', 'machines', 'tutorial', 'protocol', 'lessonFormat', 'extension', 'domain', 'page'] },
+  views: { folder: 'web/src/views', mayImport: ['app', 'model', 'machines', 'tutorial', 'protocol', 'lessonFormat', 'extension', 'domain', 'page'] },
   page: { folder: 'web/src/main.ts', mayImport: ['shell', 'views', 'app', 'protocol'] },
   shell: { folder: 'web/src/App.svelte', mayImport: ['views', 'app', 'protocol'] },
-  app: { folder: 'web/src/app', mayImport: ['machines', 'tutorial', 'protocol', 'lessonFormat', 'domain', 'extension'] },
+  app: { folder: 'web/src/app', mayImport: ['model', 'machines', 'tutorial', 'protocol', 'lessonFormat', 'domain', 'extension'] },
   machines: { folder: 'web/src/machines', mayImport: ['protocol'] },
+  /** A real model: presets, pi-ai's providers, the loop; the page's state for it is in app. */
+  model: { folder: 'web/src/model', mayImport: ['protocol'] },
   tutorial: { folder: 'web/src/tutorial', mayImport: ['protocol', 'lessonFormat', 'domain', 'extension'] },
   worker: { folder: 'web/src/worker', mayImport: ['protocol', 'extension', 'domain'] },
   protocol: { folder: 'web/src/protocol', mayImport: ['extension', 'domain'] },
   extension: { folder: 'extension', mayImport: ['domain'] },
   lessonFormat: { folder: 'lessons/format', mayImport: ['extension', 'domain'] },
   domain: { folder: 'domain', mayImport: [] },
-  scripts: { folder: 'scripts', mayImport: ['lessonFormat', 'domain', 'extension'] },
+  scripts: { folder: 'scripts', mayImport: ['lessonFormat', 'domain', 'extension', 'model'] },
 } as const satisfies Record<string, { folder: string; mayImport: readonly string[] }>;
 type Layer = keyof typeof LAYERS;
 

@@ -4,12 +4,14 @@ import { STORE_FAULTS, TOPICS } from './vocabularies';
 import { ExtensionKindSchema, LineOutcomeSchema } from './outcomes';
 import { ApprovalModeSchema, ApprovalPolicySchema, ToolCallOutcomeSchema } from './toolCall';
 import { UiAnswerSchema } from './uiRequests';
+import { ModelCallRefSchema, ModelMessageSchema, ModelRecordSchema, ModelToolSchema } from './modelTurn';
 import { DeskRowSchema, EntryTargetSchema, LeafBehindSchema, TopicUpdateSchema, WatchSchema } from './topics';
 
 export * from './outcomes';
 export * from './toolCall';
 export * from './uiRequests';
 export * from './topics';
+export * from './modelTurn';
 
 /**
  * The worker protocol. Both ends parse what they receive with these schemas (zod/mini keeps the
@@ -88,7 +90,12 @@ export const RequestBodySchema = z.discriminatedUnion('type', [
   /** The page's first message: it opens the session and starts the watches the first screen needs. */
   z.object({ type: z.literal('hello'), watch: z.array(WatchSchema) }),
   z.object({ type: z.literal('line'), text: z.string(), headless: z.optional(z.boolean()) }),
-  z.object({ type: z.literal('toolCall'), args: z.string(), skipSchema: z.boolean() }),
+  /** `call`: a real model's call, already recorded in its assistant message (`modelMessage`); absent, the host records one. */
+  z.object({ type: z.literal('toolCall'), args: z.string(), skipSchema: z.boolean(), call: z.optional(ModelCallRefSchema) }),
+  /** A real model's turn: the learner's request or an assistant message, appended as the host's message entry. */
+  z.object({ type: z.literal('modelMessage'), message: ModelMessageSchema }),
+  /** The tools the running extension registered, as a model is offered them. */
+  z.object({ type: z.literal('modelTools') }),
   z.object({ type: z.literal('answerApproval'), callId: z.string(), approved: z.boolean() }),
   z.object({ type: z.literal('setApprovalPolicy'), policy: z.nullable(ApprovalPolicySchema) }),
   z.object({ type: z.literal('setApprovalMode'), mode: ApprovalModeSchema }),
@@ -143,6 +150,8 @@ export const ResultSchemas = {
   line: LineOutcomeSchema,
   toolCall: ToolCallOutcomeSchema,
   answerApproval: ToolCallOutcomeSchema,
+  modelMessage: ModelRecordSchema,
+  modelTools: z.array(ModelToolSchema),
   setApprovalPolicy: z.null(),
   setApprovalMode: z.null(),
   corruptDemo: LineOutcomeSchema,

@@ -49,6 +49,8 @@ const ADDED_AFTER: Readonly<Record<string, string>> = {
   'message-keeps-revision': 'plain-move-reopen',
   'grant-moves-revision': 'message-keeps-revision',
   'refusal-then-requery': 'stale-reuse',
+  // Issue 30: the lesson's agent request, played by the careful agent or by a real model.
+  'agent-request': 'refusal-then-requery',
   'corrupt-not-skipped': 'corrupt-branch',
   'headless-policy-choice': 'headless-revoke-refused',
   'no-durability-promise': 'persistence-gate',

@@ -3,7 +3,7 @@ import type { JournalEntry } from '$domain/journal/entry';
 import { SessionJournal } from '$domain/journal/journal';
 import seedDesk from '../../../extension/seed-desk';
 import type { DeepReadonly } from '../protocol/deepReadonly';
-import type { BranchItem, EditRun, EntryTarget, EventLogItem, HostView, ImportReport, LineOutcome, RequestBody, RequestType, ResultOf, SessionSummary, ToolCallOutcome, UiAnswer } from '../protocol/messages';
+import type { BranchItem, EditRun, EntryTarget, EventLogItem, HostView, ImportReport, LineOutcome, ModelCallRef, ModelMessage, ModelRecord, ModelTool, RequestBody, RequestType, ResultOf, SessionSummary, ToolCallOutcome, UiAnswer } from '../protocol/messages';
 import type { ApprovalMode } from './approval';
 import * as commands from './commands';
 import { EDITED_KEY } from './edit/editedKey';
@@ -137,8 +137,17 @@ export class PlaygroundHost {
   }
 
   // The tool call's gates (the argument check, approval) load at the first call: the worker's first chunk has a budget (40 KiB gzip).
-  async callTool(argsText: string, skipSchema: boolean): Promise<ToolCallOutcome> {
-    return (await import('./toolCalls')).callTool(this.core, argsText, skipSchema);
+  async callTool(argsText: string, skipSchema: boolean, call?: ModelCallRef): Promise<ToolCallOutcome> {
+    return (await import('./toolCalls')).callTool(this.core, argsText, skipSchema, call);
+  }
+
+  /** A real model's message (the learner's request, or an assistant message with its tool calls), loaded at the first one. */
+  async recordModelMessage(message: ModelMessage): Promise<ModelRecord> {
+    return (await import('./modelTurn')).recordModelMessage(this.core, message);
+  }
+
+  async modelTools(): Promise<ModelTool[]> {
+    return (await import('./modelTurn')).offeredTools(this.core);
   }
 
   async answerApproval(callId: string, approved: boolean): Promise<ToolCallOutcome> {
@@ -251,7 +260,9 @@ export type Handler<T extends RequestType> = (host: PlaygroundHost, body: BodyOf
 export const HANDLERS: { readonly [T in RequestType]: Handler<T> } = {
   hello: (host, body, { watches }) => (watches.restart(body.watch, host.core), null),
   line: (host, body) => host.runLine(body.text, body.headless ?? false),
-  toolCall: (host, body) => host.callTool(body.args, body.skipSchema),
+  toolCall: (host, body) => host.callTool(body.args, body.skipSchema, body.call),
+  modelMessage: (host, body) => host.recordModelMessage(body.message),
+  modelTools: (host) => host.modelTools(),
   answerApproval: (host, body) => host.answerApproval(body.callId, body.approved),
   setApprovalPolicy: (host, body) => (host.setApprovalPolicy(body.policy), null),
   setApprovalMode: (host, body) => (host.setApprovalMode(body.mode), null),

@@ -1,6 +1,6 @@
 import { assistantMessageEntry, toolResultEntry } from '$domain/journal/entry';
 import { SEED_DESK_TOOL_NAME } from '$domain/tool/schema';
-import { ToolDetailsSchema, type ToolCallOutcome } from '../protocol/messages';
+import { ToolDetailsSchema, type ModelCallRef, type ToolCallOutcome } from '../protocol/messages';
 import type { ApprovalResolution } from './approval';
 import type { HostCore } from './hostCore';
 import type { JsonSchema } from './omp/argumentCheck';
@@ -18,9 +18,12 @@ interface HostToolResult {
  * A model's call of a registered tool, recorded as the host records it: an assistant message with
  * the toolCall block, then (after the host's schema and approval gates and the tool's own code) a
  * toolResult message. Whatever the tool appends lands between the two. The Tool call panel calls
- * `seed_desk`; any registered tool would go the same way.
+ * `seed_desk`; any registered tool would go the same way. A real model's call (`call`) is already in
+ * the assistant message the page recorded (`modelTurn.ts`): its result goes under the model's id.
  */
-export async function callTool(core: HostCore, argsText: string, skipSchema: boolean, name = SEED_DESK_TOOL_NAME): Promise<ToolCallOutcome> {
+export async function callTool(core: HostCore, argsText: string, skipSchema: boolean, target: string | ModelCallRef = SEED_DESK_TOOL_NAME): Promise<ToolCallOutcome> {
+  const call = typeof target === 'string' ? undefined : target;
+  const name = typeof target === 'string' ? target : target.name;
   if (core.pendingApproval) return { kind: 'failed', text: `Another ${core.pendingApproval.toolName} call is waiting for approval: answer that prompt first.` };
   let args: unknown;
   try {
@@ -29,8 +32,8 @@ export async function callTool(core: HostCore, argsText: string, skipSchema: boo
     return { kind: 'failed', text: `The tool arguments are not valid JSON, so no call was made: ${error instanceof Error ? error.message : String(error)}` };
   }
   if (core.writeFailure !== null) return { kind: 'failed', text: core.blockedText() };
-  const callId = `call_${core.ids.entryId()}${core.ids.entryId()}`;
-  core.appendNow(assistantMessageEntry([{ type: 'toolCall', id: callId, name, arguments: args }], core.place(), 'toolUse'));
+  const callId = call?.id ?? `call_${core.ids.entryId()}${core.ids.entryId()}`;
+  if (!call) core.appendNow(assistantMessageEntry([{ type: 'toolCall', id: callId, name, arguments: args }], core.place(), 'toolUse'));
 
   const tool = registered(core, name);
   if (!tool) return finishCall(core, callId, name, errorResult(`Tool ${name} not found`), 'schema');

@@ -1,0 +1,275 @@
+import type { ToolResultMessage } from '@mariozechner/pi-ai';
+import * as z from 'zod/mini';
+import { classifyFailure, notAllowed, redact, type ModelProblem } from '../model/modelErrors';
+import { DEFAULT_CALL_LIMIT, runModelRequest, type LoopEnd, type LoopEvent, type LoopHost } from '../model/modelLoop';
+import { PRESET_IDS, PRESETS, reachable, type PresetId } from '../model/presets';
+import { listModels, loadProvider, modelStream, somethingAnswers, type ModelSettings } from '../model/providers';
+import type { ToolCallOutcome, ToolDetailsView } from '../protocol/messages';
+import { modelSetup, REMEMBERED_MODEL_KEY } from './modelConfigured.svelte';
+import type { Playground } from './playground.svelte';
+
+/** One tool call of the model's, as the page shows it: what it sent, what the model saw, what the host has. */
+export interface ModelCallView {
+  readonly id: string;
+  readonly name: string;
+  readonly args: Record<string, unknown>;
+  readonly modelSaw: { readonly text: string; readonly isError: boolean } | null;
+  readonly hostHas: { readonly stage: string; readonly details: ToolDetailsView | null; readonly approval: string | null } | null;
+  readonly failed: string | null;
+}
+
+export interface ModelReplyView {
+  readonly reply: number;
+  text: string;
+  calls: ModelCallView[];
+}
+
+/** The request a learner starts from: the lesson's agent request, in this page's words. */
+export const LESSON_REQUEST = [
+  'Call seed_desk with {"op":"query"} to see the fictional seed packets as they are now.',
+  'If bean-scarlet has at least one packet available, reserve one packet of it, and send as expectedRevision exactly the revision that query returned.',
+  'If seed_desk refuses, tell me why in your own words and query again before you decide whether to act again. Never resend a refused call unchanged.',
+].join(' ');
+
+const SYSTEM_PROMPT = 'You are a coding agent in a teaching playground. Use the seed_desk tool to do what the user asks; keep your answers short.';
+
+const RememberedSchema = z.object({ preset: z.enum(PRESET_IDS), baseUrl: z.string(), model: z.string(), apiKey: z.string() });
+const ModelListSchema = z.object({ data: z.array(z.object({ id: z.string() })) });
+
+/**
+ * The Real model section's state: the connection the learner set up, the request and its run.
+ * The key lives in this object (memory) unless "Remember on this device" is checked; it is sent to
+ * the provider and nowhere else: the worker, the journal and every text the page shows never get it.
+ */
+export class RealModel {
+  preset = $state<PresetId>('ollama');
+  baseUrl = $state(PRESETS.ollama.baseUrl);
+  model = $state('');
+  apiKey = $state('');
+  remember = $state(false);
+  remembered = $state(false);
+  models = $state.raw<readonly string[]>([]);
+  /** The connection test's answer, or why a request could not start. */
+  status = $state<{ readonly ok: boolean; readonly text: string } | null>(null);
+  testing = $state(false);
+  prompt = $state(LESSON_REQUEST);
+  limit = $state(DEFAULT_CALL_LIMIT);
+  running = $state(false);
+  replies = $state<ModelReplyView[]>([]);
+  /** How the last request ended, as a sentence. */
+  ending = $state<{ readonly kind: LoopEnd['kind']; readonly text: string } | null>(null);
+  private abort: AbortController | null = null;
+
+  constructor(private readonly playground: Playground) {
+    this.restore();
+  }
+
+  choosePreset(id: PresetId): void {
+    this.preset = id;
+    this.baseUrl = PRESETS[id].baseUrl;
+    this.models = [];
+    this.status = null;
+  }
+
+  get settings(): ModelSettings {
+    return { preset: this.preset, baseUrl: this.baseUrl.trim(), model: this.model.trim(), apiKey: this.apiKey.trim() };
+  }
+
+  /** Why nothing can be sent yet, or null. */
+  private missing(needModel: boolean): ModelProblem | null {
+    const { baseUrl, model, apiKey } = this.settings;
+    if (baseUrl === '') return { kind: 'other', text: 'Give the provider\'s base URL first (for an OpenAI-compatible server, the address that ends in /v1).' };
+    if (!reachable(baseUrl)) return notAllowed(baseUrl);
+    if (PRESETS[this.preset].needsKey && apiKey === '') return { kind: 'unauthorized', text: `${PRESETS[this.preset].label} needs an API key: paste yours into "API key" (it stays on this page).` };
+    if (needModel && model === '') return { kind: 'unknown-model', text: 'Name a model first ("Test connection" lists the ones this provider has).' };
+    return null;
+  }
+
+  async testConnection(): Promise<void> {
+    const missing = this.missing(false);
+    if (missing) return void (this.status = { ok: false, text: missing.text });
+    this.testing = true;
+    this.status = null;
+    const settings = this.settings;
+    try {
+      let response: Response;
+      try {
+        response = await listModels(settings, AbortSignal.timeout(10_000));
+      } catch (error) {
+        return void (this.status = { ok: false, text: (await this.explain(settings, errorText(error), false)).text });
+      }
+      if (!response.ok) {
+        const body = await response.text().catch(() => '');
+        return void (this.status = { ok: false, text: (await this.explain(settings, `${response.status} ${body}`, false)).text });
+      }
+      const parsed = ModelListSchema.safeParse(await response.json().catch(() => null));
+      this.models = parsed.success ? parsed.data.data.map((entry) => entry.id) : [];
+      if (this.model === '' && this.models.length > 0) this.model = this.models[0] ?? '';
+      this.status = {
+        ok: true,
+        text: parsed.success ? `Connected: ${this.models.length} ${this.models.length === 1 ? 'model' : 'models'} at this address.` : 'Connected, but this provider does not list its models here: type the model\'s name.',
+      };
+      modelSetup.configured = true;
+      this.store();
+    } finally {
+      this.testing = false;
+    }
+  }
+
+  /** Runs the request against the model; the reply streams into `replies`. */
+  async ask(): Promise<void> {
+    if (this.running) return;
+    const missing = this.missing(true);
+    if (missing) return void (this.ending = { kind: 'provider', text: missing.text });
+    if (this.prompt.trim() === '') return void (this.ending = { kind: 'provider', text: 'Write a request for the model first.' });
+    const settings = this.settings;
+    this.running = true;
+    this.ending = null;
+    this.replies = [];
+    const abort = (this.abort = new AbortController());
+    try {
+      const [provider, tools] = await Promise.all([loadProvider(PRESETS[settings.preset].api), this.playground.connection.call({ type: 'modelTools' })]);
+      let started = false;
+      const stream = modelStream(provider, settings, () => (started = true));
+      const end = await runModelRequest({
+        prompt: this.prompt.trim(),
+        systemPrompt: SYSTEM_PROMPT,
+        tools,
+        stream: (context, signal) => ((started = false), stream(context, signal)),
+        host: this.host(settings.apiKey),
+        signal: abort.signal,
+        limit: this.limit,
+        onEvent: (event) => this.show(event),
+        explain: (message) => this.explain(settings, message, started),
+      });
+      modelSetup.configured = true;
+      this.ending = { kind: end.kind, text: redact(endingText(end, this.limit), settings.apiKey) };
+    } catch (error) {
+      this.ending = { kind: 'host', text: redact(`The request could not run: ${errorText(error)}`, settings.apiKey) };
+    } finally {
+      this.running = false;
+      this.abort = null;
+    }
+  }
+
+  stop(): void {
+    this.abort?.abort();
+  }
+
+  forget(): void {
+    localStorage.removeItem(REMEMBERED_MODEL_KEY);
+    this.remembered = false;
+    this.remember = false;
+    this.apiKey = '';
+  }
+
+  setRemember(remember: boolean): void {
+    this.remember = remember;
+    if (remember) this.store();
+    else this.forget();
+  }
+
+  private host(key: string): LoopHost {
+    return {
+      record: (message) =>
+        this.playground.connection.call({
+          type: 'modelMessage',
+          // A provider's error text may echo what it was sent: the key is taken out before it is recorded.
+          message: message.role === 'assistant' && message.errorMessage !== undefined ? { ...message, errorMessage: redact(message.errorMessage, key) } : message,
+        }),
+      call: (ref, args) => this.playground.tool.callToEnd(args, false, ref),
+    };
+  }
+
+  private show(event: LoopEvent): void {
+    switch (event.type) {
+      case 'reply':
+        this.replies.push({ reply: event.reply, text: '', calls: [] });
+        return;
+      case 'text': {
+        const reply = this.replies.at(-1);
+        if (reply) reply.text += event.delta;
+        return;
+      }
+      case 'call':
+        this.replies.at(-1)?.calls.push({ id: event.id, name: event.name, args: event.args, modelSaw: null, hostHas: null, failed: null });
+        return;
+      case 'result': {
+        const reply = this.replies.at(-1);
+        const index = reply?.calls.findIndex((call) => call.id === event.id) ?? -1;
+        if (!reply || index < 0) return;
+        reply.calls[index] = { ...reply.calls[index]!, ...resultView(event.outcome, event.modelSaw) };
+        return;
+      }
+    }
+  }
+
+  private async explain(settings: ModelSettings, message: string, streamStarted: boolean): Promise<ModelProblem> {
+    const problem = await classifyFailure({ message, streamStarted, probe: () => somethingAnswers(settings.baseUrl) }, PRESETS[settings.preset], settings.model, location.origin);
+    return { ...problem, text: redact(problem.text, settings.apiKey) };
+  }
+
+  private store(): void {
+    if (!this.remember) return;
+    localStorage.setItem(REMEMBERED_MODEL_KEY, JSON.stringify(this.settings));
+    this.remembered = true;
+  }
+
+  private restore(): void {
+    const parsed = RememberedSchema.safeParse(parseJson(localStorage.getItem(REMEMBERED_MODEL_KEY)));
+    if (!parsed.success) return;
+    ({ preset: this.preset, baseUrl: this.baseUrl, model: this.model, apiKey: this.apiKey } = parsed.data);
+    this.remember = true;
+    this.remembered = true;
+  }
+}
+
+function resultView(outcome: ToolCallOutcome, modelSaw: ToolResultMessage | null): Partial<ModelCallView> {
+  if (outcome.kind !== 'result') return { failed: outcome.kind === 'failed' ? outcome.text : 'The call did not finish.' };
+  const text = modelSaw?.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n') ?? outcome.text;
+  return {
+    modelSaw: { text, isError: outcome.isError },
+    hostHas: { stage: outcome.stage, details: outcome.details, approval: outcome.approval ? `${outcome.approval.tier} tier, ${outcome.approval.policy} (${outcome.approval.source})` : null },
+  };
+}
+
+export function endingText(end: LoopEnd, limit: number): string {
+  const calls = `${end.calls} tool ${end.calls === 1 ? 'call' : 'calls'}`;
+  switch (end.kind) {
+    case 'answered':
+      return `The model finished on its own after ${calls}; its turn is in the journal.`;
+    case 'limit':
+      return `Stopped after ${calls}: the model kept calling tools without finishing, and this page ends a request at ${limit} calls. Every call has its result in the journal.`;
+    case 'stopped':
+      return end.recorded ? `Stopped after ${calls}. What the model had said is in the journal, and every call there has its result.` : 'Stopped before the model answered: nothing was recorded.';
+    case 'provider':
+      return end.problem.text;
+    case 'host':
+      return `The host could not go on: ${end.text}`;
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function parseJson(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+const MODELS = new WeakMap<Playground, RealModel>();
+
+/** The page's one Real model state: the Agents tab shows it, and the lesson's "Ask a real model" drives the same run. */
+export function realModelOf(playground: Playground): RealModel {
+  let model = MODELS.get(playground);
+  if (!model) {
+    model = new RealModel(playground);
+    MODELS.set(playground, model);
+  }
+  return model;
+}

@@ -1,0 +1,82 @@
+import type { Api, AssistantMessageEventStream, Context, Model, StreamOptions } from '@mariozechner/pi-ai';
+import type { ModelStream } from './modelLoop';
+import { PRESETS, type ModelApi, type PresetId } from './presets';
+
+/** What the learner typed into the Real model form. The key stays on the page (this module and `modelSession`), never in the worker. */
+export interface ModelSettings {
+  readonly preset: PresetId;
+  readonly baseUrl: string;
+  readonly model: string;
+  readonly apiKey: string;
+}
+
+type StreamFunction = (model: Model<Api>, context: Context, options: StreamOptions) => AssistantMessageEventStream;
+
+/**
+ * pi-ai's provider entry points, one chunk each, loaded when first used: a learner on Ollama never
+ * fetches the Anthropic SDK. Its catalogue of hosted models (`models.generated.js`, 300 KB) is
+ * replaced at build time by an empty one (vite.config.ts): the learner names the model.
+ */
+const ENTRY: Record<ModelApi, () => Promise<StreamFunction>> = {
+  'openai-completions': async () => (await import('@mariozechner/pi-ai/openai-completions')).streamOpenAICompletions as unknown as StreamFunction,
+  'anthropic-messages': async () => (await import('@mariozechner/pi-ai/anthropic')).streamAnthropic as unknown as StreamFunction,
+};
+
+export async function loadProvider(api: ModelApi): Promise<StreamFunction> {
+  return ENTRY[api]();
+}
+
+/** The model as pi-ai's custom-model form describes it (the README's way for a local server). */
+export function modelOf(settings: ModelSettings): Model<Api> {
+  const preset = PRESETS[settings.preset];
+  return {
+    id: settings.model,
+    name: settings.model,
+    api: preset.api,
+    provider: settings.preset,
+    baseUrl: trimSlash(settings.baseUrl),
+    reasoning: false,
+    input: ['text'],
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    contextWindow: 32_000,
+    maxTokens: 2_048,
+  };
+}
+
+/**
+ * A stream for the loop. No retries: a failure is shown at once, with its fix. `streamStarted`
+ * reports whether the provider's answer had begun (so a failure after it is a cut stream).
+ */
+export function modelStream(stream: StreamFunction, settings: ModelSettings, onStarted: () => void): ModelStream {
+  const model = modelOf(settings);
+  // A local server takes no key; the SDK still wants one, and a placeholder is what pi-ai's README uses.
+  const apiKey = settings.apiKey === '' ? 'no-key' : settings.apiKey;
+  return (context, signal) => stream(model, context, { apiKey, signal, maxRetries: 0, onResponse: () => onStarted() } as StreamOptions);
+}
+
+/** The models the provider lists (`GET /models`, OpenAI's and Anthropic's shape both have `data[].id`). */
+export async function listModels(settings: ModelSettings, signal: AbortSignal): Promise<Response> {
+  const preset = PRESETS[settings.preset];
+  const headers: Record<string, string> =
+    preset.api === 'anthropic-messages'
+      ? { 'x-api-key': settings.apiKey, 'anthropic-version': '2023-06-01', 'anthropic-dangerous-direct-browser-access': 'true' }
+      : settings.apiKey === ''
+        ? {}
+        : { authorization: `Bearer ${settings.apiKey}` };
+  const base = trimSlash(settings.baseUrl);
+  return fetch(preset.api === 'anthropic-messages' ? `${base}/v1/models` : `${base}/models`, { headers, signal, credentials: 'omit', cache: 'no-store' });
+}
+
+/** Whether anything answers at the address: an opaque request, which CORS does not block, only tells that. */
+export async function somethingAnswers(baseUrl: string): Promise<boolean> {
+  try {
+    await fetch(baseUrl, { mode: 'no-cors', credentials: 'omit', cache: 'no-store' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function trimSlash(url: string): string {
+  return url.trim().replace(/\/+$/, '');
+}
