@@ -15,6 +15,7 @@ const parts = [
   { name: 'one message per action (Chromium)', file: 'protocol', args: ['tsx', 'bench/protocol.bench.ts'] },
   { name: 'the extension editor: Edit, Run my version, sizes, offline (Chromium)', file: 'edit', args: ['tsx', 'bench/edit.bench.ts'] },
   { name: 'JavaScript before the first interaction (Chromium)', file: 'first-interaction', args: ['tsx', 'bench/firstInteraction.bench.ts'] },
+  { name: 'a real model: its code, first token → text (Chromium, scripted provider)', file: 'model', args: ['tsx', 'bench/model.bench.ts'] },
   { name: 'load: tabs on one session, and a race for the last marigold (Chromium)', file: 'load', args: ['tsx', 'bench/load.bench.ts'] },
 ];
 

@@ -31,6 +31,9 @@ export const LESSON_REQUEST = [
   'If seed_desk refuses, tell me why in your own words and query again before you decide whether to act again. Never resend a refused call unchanged.',
 ].join(' ');
 
+/** Marked when a reply's first text arrives from the provider. */
+export const FIRST_TOKEN_MARK = 'seed-desk:model-first-token';
+
 const SYSTEM_PROMPT = 'You are a coding agent in a teaching playground. Use the seed_desk tool to do what the user asks; keep your answers short.';
 
 const RememberedSchema = z.object({ preset: z.enum(PRESET_IDS), baseUrl: z.string(), model: z.string(), apiKey: z.string() });
@@ -188,7 +191,10 @@ export class RealModel {
         return;
       case 'text': {
         const reply = this.replies.at(-1);
-        if (reply) reply.text += event.delta;
+        if (!reply) return;
+        // `npm run bench` times from this mark to the text on the page (frames), in the page.
+        if (reply.text === '') performance.mark(FIRST_TOKEN_MARK);
+        reply.text += event.delta;
         return;
       }
       case 'call':
