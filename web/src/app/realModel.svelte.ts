@@ -61,6 +61,7 @@ export class RealModel {
   replies = $state<ModelReplyView[]>([]);
   /** How the last request ended, as a sentence. */
   ending = $state<{ readonly kind: LoopEnd['kind']; readonly text: string } | null>(null);
+  readonly systemPrompt = SYSTEM_PROMPT;
   private abort: AbortController | null = null;
 
   constructor(private readonly playground: Playground) {
@@ -110,7 +111,7 @@ export class RealModel {
       if (this.model === '' && this.models.length > 0) this.model = this.models[0] ?? '';
       this.status = {
         ok: true,
-        text: parsed.success ? `Connected: ${this.models.length} ${this.models.length === 1 ? 'model' : 'models'} at this address.` : 'Connected, but this provider does not list its models here: type the model\'s name.',
+        text: parsed.success ? connectedText(this.models) : 'Connected, but this provider does not list its models here: type the model\'s name.',
       };
       modelSetup.configured = true;
       this.store();
@@ -253,6 +254,12 @@ export function endingText(end: LoopEnd, limit: number): string {
     case 'host':
       return `The host could not go on: ${end.text}`;
   }
+}
+
+function connectedText(models: readonly string[]): string {
+  if (models.length === 0) return 'Connected, but no models are installed there yet (for Ollama: `ollama pull qwen3`).';
+  const shown = models.slice(0, 6).join(', ');
+  return `Connected: ${models.length} ${models.length === 1 ? 'model' : 'models'} at this address (${shown}${models.length > 6 ? ', …' : ''}).`;
 }
 
 function errorText(error: unknown): string {
