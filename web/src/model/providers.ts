@@ -1,5 +1,5 @@
-import type { Api, AssistantMessageEventStream, Context, Model, StreamOptions } from '@mariozechner/pi-ai';
-import type { ModelStream } from './modelLoop';
+import type { Api, Context, Model, StreamOptions } from '@mariozechner/pi-ai';
+import type { ModelStream, ModelStreamCall } from './modelLoop';
 import { PRESETS, type ModelApi, type PresetId } from './presets';
 
 /** What the learner typed into the Real model form. The key stays on the page (this module and `modelSession`), never in the worker. */
@@ -10,7 +10,8 @@ export interface ModelSettings {
   readonly apiKey: string;
 }
 
-type StreamFunction = (model: Model<Api>, context: Context, options: StreamOptions) => AssistantMessageEventStream;
+/** A pi-ai provider's stream function, as far as the loop uses it. */
+export type StreamFunction = (model: Model<Api>, context: Context, options: StreamOptions) => ModelStreamCall;
 
 /**
  * pi-ai's provider entry points, one chunk each, loaded when first used: a learner on Ollama never
@@ -51,7 +52,7 @@ export function modelStream(stream: StreamFunction, settings: ModelSettings, onS
   const model = modelOf(settings);
   // A local server takes no key; the SDK still wants one, and a placeholder is what pi-ai's README uses.
   const apiKey = settings.apiKey === '' ? 'no-key' : settings.apiKey;
-  return (context, signal) => stream(model, context, { apiKey, signal, maxRetries: 0, onResponse: () => onStarted() } as StreamOptions);
+  return (context, signal) => stream(model, context, { apiKey, signal, maxRetries: 0, onResponse: () => onStarted() });
 }
 
 /** The models the provider lists (`GET /models`, OpenAI's and Anthropic's shape both have `data[].id`). */
