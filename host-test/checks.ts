@@ -5,6 +5,7 @@
 import { argumentChecks } from './checksArguments';
 import { deskChecks } from './checksDesk';
 import { hostChecks } from './checksHost';
+import { modelTurnChecks } from './checksModelTurn';
 import { reimplementedChecks } from './checksReimplemented';
 import type { CheckContext } from './checkKit';
 import type { Checks } from './report';
@@ -16,4 +17,5 @@ export async function behaviourChecks(checks: Checks, ctx: CheckContext): Promis
   await hostChecks(checks, ctx);
   await reimplementedChecks(checks, ctx);
   await argumentChecks(checks, ctx);
+  await modelTurnChecks(checks, ctx);
 }

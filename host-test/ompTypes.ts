@@ -29,6 +29,8 @@ export interface HostSessionManager {
   appendCustomEntry(customType: string, data?: unknown): string;
   appendMessage(message: Record<string, unknown>): string;
   flush(): Promise<void>;
+  /** The messages the host replays to a model from the leaf (a toolCall without its result is dropped). */
+  buildSessionContext(): { messages: readonly unknown[] };
   /** Every store failure the manager latches (its writes never throw to the caller). */
   onPersistenceError(callback: (error: Error) => void): () => void;
 }

@@ -14,6 +14,7 @@ import { PlaygroundHost } from '../web/src/worker/playgroundHost';
 import { JournalStore } from '../web/src/worker/store';
 import { compare } from './compare';
 import { lessonScripts } from './lessonScripts';
+import { pageModelTurn } from './modelTurnPage';
 import { deskView, PlaygroundRunner } from './pageRunner';
 import type { OpenedView } from './realScripts';
 import { describeStep, loadScripts, normalizeTrace, type Script, type StepTrace } from './script';
@@ -73,7 +74,17 @@ async function runOne(script: Script, seed: number): Promise<void> {
 
 const mode = process.argv[2];
 const scripts = await allScripts();
-if (mode === 'run') await run(scripts);
+if (mode === 'run') {
+  await run(scripts);
+  // Check (k)'s page side: a real model's turn recorded by the page's host (modelTurnPage.ts).
+  try {
+    const turn = await pageModelTurn(fileURLToPath(new URL('./out/model-turn', import.meta.url)), 4000);
+    console.log(`Playground side: a model turn (${turn.calls.length} calls) recorded and exported to host-test/out/model-turn/`);
+  } catch (error) {
+    console.error(`Playground side, model turn: ${error instanceof Error ? error.stack : String(error)}`);
+    process.exitCode = 1;
+  }
+}
 else if (mode === 'compare') await compare(scripts, OUT, importedView);
 else throw new Error('usage: tsx host-test/playground.ts run|compare');
 // esbuild-wasm's service (the page's compiler) would keep the process alive.
