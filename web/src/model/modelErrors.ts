@@ -48,7 +48,7 @@ export async function classifyFailure(facts: FailureFacts, preset: ProviderPrese
     return problem('unknown-model', `${preset.label} does not know the model "${model}": press "Test connection" to list its models and pick one${preset.id === 'ollama' ? ' (or pull it with `ollama pull ' + model + '`)' : ''}.`);
   }
   if (status >= 500) return problem('server-error', `${preset.label} failed with ${status}: the server's own error; try again, or look at its log.`);
-  return problem('other', `${preset.label} answered ${status}: ${firstLine(facts.message)}`);
+  return problem('other', `${preset.label} answered ${status} (${firstLine(facts.message).replace(/[.\s]+$/, '')}): check the base URL and the model name, or try another model.`);
 }
 
 export function notAllowed(baseUrl: string): ModelProblem {

@@ -97,7 +97,10 @@ export const PRESETS: Readonly<Record<PresetId, ProviderPreset>> = {
  */
 export const MODEL_CONNECT_SOURCES = ['http://localhost:*', 'http://127.0.0.1:*', 'https://api.openai.com', 'https://api.anthropic.com', 'https://openrouter.ai'] as const;
 
-/** Whether the CSP lets the page reach this base URL: the same test the browser applies, so nothing is tried that it would block. */
+/**
+ * Whether the CSP lets the page reach this base URL, read as the browser reads a source: the host
+ * after any userinfo decides, and (CSP Level 3) an `http:` source also allows `https:` there.
+ */
 export function reachable(baseUrl: string): boolean {
   let url: URL;
   try {
@@ -107,7 +110,7 @@ export function reachable(baseUrl: string): boolean {
   }
   return MODEL_CONNECT_SOURCES.some((source) => {
     const [scheme, rest] = source.split('://') as [string, string];
-    if (url.protocol !== `${scheme}:`) return false;
+    if (url.protocol !== `${scheme}:` && !(scheme === 'http' && url.protocol === 'https:')) return false;
     const [host, port] = rest.split(':');
     if (url.hostname !== host) return false;
     return port === '*' || url.port === '';
