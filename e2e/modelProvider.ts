@@ -1,3 +1,5 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Page, Route } from '@playwright/test';
 
 /**
@@ -5,11 +7,23 @@ import type { Page, Route } from '@playwright/test';
  * API as a server streams it (`text/event-stream`, one `data:` line per chunk, `[DONE]` at the end),
  * and each reply is chosen by a script from the request the page sent (its messages, so a script
  * can read the revision a tool result carried, as a model would).
+ *
+ * `page.route` answers a request whole: for what it cannot do (a stream that is still coming when
+ * the learner presses Stop, a connection that breaks half-way), `startModelServer` is a real HTTP
+ * server on 127.0.0.1 (the page's CSP allows `http://127.0.0.1:*`) whose handler writes the body
+ * chunk by chunk and may keep it open or cut it.
  */
+
+export interface ChatMessage {
+  readonly role: string;
+  readonly content?: unknown;
+  readonly tool_calls?: readonly { readonly id: string; readonly function: { readonly name: string; readonly arguments: string } }[];
+  readonly tool_call_id?: string;
+}
 
 export interface ChatRequest {
   readonly model: string;
-  readonly messages: readonly { readonly role: string; readonly content?: unknown; readonly tool_calls?: unknown; readonly tool_call_id?: string }[];
+  readonly messages: readonly ChatMessage[];
   readonly tools?: readonly { readonly function: { readonly name: string; readonly parameters: unknown } }[];
   readonly stream?: boolean;
 }
@@ -18,16 +32,21 @@ export type ScriptedReply =
   | { readonly text: string }
   | { readonly calls: readonly { readonly name?: string; readonly args: Record<string, unknown> }[]; readonly text?: string };
 
-export type Script = (request: ChatRequest, index: number) => ScriptedReply;
+/** Chooses the reply to a request; it may wait (for what the test does on the page meanwhile) before answering. */
+export type Script = (request: ChatRequest, index: number) => ScriptedReply | Promise<ScriptedReply>;
 
 export const OLLAMA = 'http://localhost:11434/v1';
 
 let callCounter = 0;
 
-/** The SSE body of one streamed chat completion, split the way servers split it (text in pieces, arguments as a JSON string). */
-export function sseOf(reply: ScriptedReply, model = 'scripted'): string {
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-    `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+/** One `data:` line of a streamed chat completion. */
+export function sseChunk(delta: Record<string, unknown>, finish: string | null = null, model = 'scripted'): string {
+  return `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+}
+
+/** The SSE chunks of one streamed chat completion, split the way servers split it (text in pieces, arguments as a JSON string). */
+export function sseParts(reply: ScriptedReply, model = 'scripted'): string[] {
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => sseChunk(delta, finish, model);
   const parts: string[] = [chunk({ role: 'assistant', content: '' })];
   const text = 'text' in reply && reply.text ? reply.text : '';
   for (const piece of text.match(/.{1,12}/gs) ?? []) parts.push(chunk({ content: piece }));
@@ -43,10 +62,15 @@ export function sseOf(reply: ScriptedReply, model = 'scripted'): string {
     parts.push(chunk({}, 'stop'));
   }
   parts.push('data: [DONE]\n\n');
-  return parts.join('');
+  return parts;
 }
 
-const CORS = { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-allow-methods': 'GET, POST, OPTIONS' };
+/** The SSE body of one streamed chat completion. */
+export function sseOf(reply: ScriptedReply, model = 'scripted'): string {
+  return sseParts(reply, model).join('');
+}
+
+export const CORS = { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-allow-methods': 'GET, POST, OPTIONS' };
 
 /** Routes `base` (chat completions and the model list) to the script; returns every chat request the page sent. */
 export async function scriptProvider(page: Page, script: Script, base = OLLAMA, models = ['scripted']): Promise<ChatRequest[]> {
@@ -57,10 +81,26 @@ export async function scriptProvider(page: Page, script: Script, base = OLLAMA, 
     if (request.url().endsWith('/models')) return route.fulfill({ status: 200, headers: { ...CORS, 'content-type': 'application/json' }, body: JSON.stringify({ object: 'list', data: models.map((id) => ({ id, object: 'model' })) }) });
     const body = request.postDataJSON() as ChatRequest;
     requests.push(body);
-    const reply = script(body, requests.length - 1);
+    const reply = await script(body, requests.length - 1);
     return route.fulfill({ status: 200, headers: { ...CORS, 'content-type': 'text/event-stream' }, body: sseOf(reply, body.model) });
   });
   return requests;
+}
+
+/**
+ * Routes every request to `base` (the address itself, which the page probes, and everything under
+ * it) to `answer`; returns the URLs that reached it, in order.
+ */
+export async function routeProvider(page: Page, base: string, answer: (route: Route) => Promise<void>): Promise<string[]> {
+  const seen: string[] = [];
+  await page.route(
+    (url) => url.href === base || url.href.startsWith(`${base}/`),
+    async (route) => {
+      seen.push(`${route.request().method()} ${route.request().url()}`);
+      await answer(route);
+    },
+  );
+  return seen;
 }
 
 /** The revision the latest tool result's text carried (what a model reads), or null. */
@@ -71,4 +111,80 @@ export function lastRevisionSeen(request: ChatRequest): string | null {
     if (match) return match[1] ?? null;
   }
   return null;
+}
+
+/** The tool messages a request carried, in order (what the model was sent for each call). */
+export function toolMessages(request: ChatRequest): ChatMessage[] {
+  return request.messages.filter((message) => message.role === 'tool');
+}
+
+export interface ModelServer {
+  /** The base URL to give the page: `http://127.0.0.1:<port>/v1`. */
+  readonly baseUrl: string;
+  /** Every chat request it received, in order. */
+  readonly requests: ChatRequest[];
+  /** Resolves when the client of chat request `index` has hung up (its connection closed). */
+  hungUp(index: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** What the handler does with one chat request: write the answer (`writeSse`, `res.write`), keep it open, or cut it. */
+export type ServerScript = (request: ChatRequest, index: number, res: ServerResponse) => void | Promise<void>;
+
+/**
+ * Starts an OpenAI-compatible server on 127.0.0.1 (a free port) that answers CORS and `GET /models`
+ * itself and gives each chat request to `script`. With `cors: false` it answers as Ollama does an
+ * origin it was not told to allow: 403 to the preflight, and no CORS header on anything.
+ */
+export async function startModelServer(script: ServerScript, { models = ['scripted'], cors: allowCors = true }: { models?: string[]; cors?: boolean } = {}): Promise<ModelServer> {
+  const requests: ChatRequest[] = [];
+  const hangups: { promise: Promise<void>; resolve: () => void }[] = [];
+  const hangup = (index: number) => {
+    let entry = hangups[index];
+    if (!entry) {
+      let resolve = () => {};
+      const promise = new Promise<void>((done) => (resolve = done));
+      entry = hangups[index] = { promise, resolve };
+    }
+    return entry;
+  };
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const cors: Record<string, string> = allowCors
+      ? {
+          'access-control-allow-origin': req.headers.origin ?? '*',
+          'access-control-allow-methods': 'GET, POST, OPTIONS',
+          // `*` does not cover Authorization, which the SDK sends: name what was asked for.
+          'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '*',
+        }
+      : {};
+    if (req.method === 'OPTIONS') return void res.writeHead(allowCors ? 204 : 403, cors).end();
+    if (req.method === 'GET') {
+      if (req.url?.endsWith('/models')) return void res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: models.map((id) => ({ id, object: 'model' })) }));
+      return void res.writeHead(200, cors).end('ok');
+    }
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (piece: string) => (text += piece));
+    req.on('end', () => {
+      const body = JSON.parse(text) as ChatRequest;
+      requests.push(body);
+      const index = requests.length - 1;
+      res.on('close', () => hangup(index).resolve());
+      res.writeHead(200, { ...cors, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.flushHeaders();
+      void script(body, index, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    hungUp: (index) => hangup(index).promise,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }

@@ -201,6 +201,12 @@ export class RealModel {
       case 'call':
         this.replies.at(-1)?.calls.push({ id: event.id, name: event.name, args: event.args, modelSaw: null, hostHas: null, failed: null });
         return;
+      case 'unrun': {
+        const reply = this.replies.find((each) => each.reply === event.reply);
+        const failed = event.why === 'aborted' ? 'Not run: the reply was stopped while this call was arriving, so the host never got it.' : 'Not run: the reply broke off while this call was arriving, so the host never got it.';
+        if (reply) reply.calls = reply.calls.map((call) => (event.ids.includes(call.id) && call.modelSaw === null ? { ...call, failed } : call));
+        return;
+      }
       case 'result': {
         const reply = this.replies.at(-1);
         const index = reply?.calls.findIndex((call) => call.id === event.id) ?? -1;

@@ -316,6 +316,22 @@ describe('the learner stops the request', () => {
     expect(log.some((entry) => entry.kind === 'call')).toBe(false);
   });
 
+  it('a call pi-ai closed before it reported the abort is shown as never run, and the host never gets it', async () => {
+    const events: LoopEvent[] = [];
+    const { end, recorded, log } = await runScripted({
+      // pi-ai ends every open block (toolcall_end) when the SDK's stream stops on an abort, then reports "aborted".
+      replies: [{ text: ['Reserving'], calls: [toolCall('call_closed', { op: 'act', action: 'res' })], end: { kind: 'wait-for-abort' } }],
+      onEvent: (event, abort) => {
+        events.push(event);
+        if (event.type === 'call') abort.abort();
+      },
+    });
+    expect(end).toEqual({ kind: 'stopped', calls: 0, recorded: true });
+    expect(events.at(-1)).toEqual({ type: 'unrun', reply: 1, ids: ['call_closed'], why: 'aborted' });
+    expect(recorded.some(hasToolCall)).toBe(false);
+    expect(log.some((entry) => entry.kind === 'call')).toBe(false);
+  });
+
   it('after a finished reply with calls, while the calls run: the calls get their results and the request ends stopped', async () => {
     const { end, log, contexts } = await runScripted({
       replies: [{ calls: [toolCall('call_q', { op: 'query' })] }, { text: ['never asked'] }],

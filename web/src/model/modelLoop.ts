@@ -28,7 +28,9 @@ export type LoopEvent =
   | { readonly type: 'reply'; readonly reply: number }
   | { readonly type: 'text'; readonly reply: number; readonly delta: string }
   | { readonly type: 'call'; readonly reply: number; readonly id: string; readonly name: string; readonly args: Record<string, unknown> }
-  | { readonly type: 'result'; readonly id: string; readonly outcome: ToolCallOutcome; readonly modelSaw: ToolResultMessage | null };
+  | { readonly type: 'result'; readonly id: string; readonly outcome: ToolCallOutcome; readonly modelSaw: ToolResultMessage | null }
+  /** A reply that was stopped or failed: the calls it had begun were never run (the host got none of them). */
+  | { readonly type: 'unrun'; readonly reply: number; readonly ids: readonly string[]; readonly why: 'aborted' | 'error' };
 
 export type LoopEnd =
   | { readonly kind: 'answered'; readonly calls: number }
@@ -64,14 +66,20 @@ export async function runModelRequest(options: LoopOptions): Promise<LoopEnd> {
     if (signal.aborted) return { kind: 'stopped', calls, recorded: userRecorded };
     options.onEvent({ type: 'reply', reply });
     let started = false;
+    const shown: string[] = [];
     const stream = options.stream(context, signal);
     for await (const event of stream) {
       if (event.type === 'start') started = true;
       else if (event.type === 'text_delta') options.onEvent({ type: 'text', reply, delta: event.delta });
-      else if (event.type === 'toolcall_end') options.onEvent({ type: 'call', reply, id: event.toolCall.id, name: event.toolCall.name, args: event.toolCall.arguments });
+      else if (event.type === 'toolcall_end') {
+        shown.push(event.toolCall.id);
+        options.onEvent({ type: 'call', reply, id: event.toolCall.id, name: event.toolCall.name, args: event.toolCall.arguments });
+      }
     }
     const message = await stream.result();
     if (message.stopReason === 'aborted' || message.stopReason === 'error') {
+      // pi-ai closes a half-streamed call (`toolcall_end`) before it reports the abort: it is shown, and never run.
+      if (shown.length > 0) options.onEvent({ type: 'unrun', reply, ids: shown, why: message.stopReason });
       // What arrived is kept as the host keeps it, without half-made tool calls: no call is left without its result.
       if (started) {
         const failure = await recordAll(host, userRecorded ? [] : [userMessage(options.prompt)], withoutCalls(message));
