@@ -3,6 +3,7 @@ import { createCarelessAgent } from '$domain/agents/careless';
 import type { AgentStep, ScriptedAgent } from '$domain/agents/scriptedAgent';
 import type { ToolCallOutcome } from '../protocol/messages';
 import { observeToolCall } from './agentObservation';
+import { onePerPage } from './onePerPage';
 import type { Playground } from './playground.svelte';
 
 export type AgentName = 'careful' | 'careless';
@@ -83,14 +84,5 @@ export class AgentRunner {
   }
 }
 
-const RUNNERS = new WeakMap<Playground, AgentRunner>();
-
 /** The page's one agent runner: the Agents tab shows it, and a lesson's "Do it for me" drives the same run. */
-export function agentRunnerOf(playground: Playground): AgentRunner {
-  let runner = RUNNERS.get(playground);
-  if (!runner) {
-    runner = new AgentRunner(playground);
-    RUNNERS.set(playground, runner);
-  }
-  return runner;
-}
+export const agentRunnerOf = onePerPage((playground) => new AgentRunner(playground));

@@ -6,6 +6,7 @@ import { PRESET_IDS, PRESETS, reachable, type PresetId } from '../model/presets'
 import { listModels, loadProvider, modelStream, somethingAnswers, type ModelSettings } from '../model/providers';
 import type { ToolCallOutcome, ToolDetailsView } from '../protocol/messages';
 import { modelSetup, REMEMBERED_MODEL_KEY } from './modelConfigured.svelte';
+import { onePerPage } from './onePerPage';
 import type { Playground } from './playground.svelte';
 
 /** One tool call of the model's, as the page shows it: what it sent, what the model saw, what the host has. */
@@ -281,14 +282,5 @@ function parseJson(text: string | null): unknown {
   }
 }
 
-const MODELS = new WeakMap<Playground, RealModel>();
-
 /** The page's one Real model state: the Agents tab shows it, and the lesson's "Ask a real model" drives the same run. */
-export function realModelOf(playground: Playground): RealModel {
-  let model = MODELS.get(playground);
-  if (!model) {
-    model = new RealModel(playground);
-    MODELS.set(playground, model);
-  }
-  return model;
-}
+export const realModelOf = onePerPage((playground) => new RealModel(playground));
