@@ -60,7 +60,7 @@ async function grantedWithModel(page: Page, script: Script): Promise<ChatRequest
 const query = { args: { op: 'query' } };
 const reserve = (expectedRevision: string | null, id = 'bean-scarlet', packets: unknown = 1) => ({ args: { op: 'act', action: 'reserve', id, packets, expectedRevision } });
 
-test('smoke: a careful scripted model queries, then reserves with the revision it read; the model is sent the text, the host keeps the details', async ({ page }) => {
+test('a careful scripted model queries, then reserves with the revision it read; the model is sent the text, the host keeps the details', async ({ page }) => {
   const requests = await grantedWithModel(page, (request, index) => {
     if (index === 0) return { text: 'I will look first.', calls: [query] };
     if (index === 1) return { calls: [reserve(lastRevisionSeen(request))] };

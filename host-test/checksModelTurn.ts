@@ -46,7 +46,7 @@ const textOf = (message: ContextMessage) =>
     .join('\n');
 
 export async function modelTurnChecks(checks: Checks, ctx: CheckContext): Promise<void> {
-  await checks.run("(k) a model turn recorded by the page (grant, user request, seed_desk query and act under the model's call ids, closing text) opens in the real OMP: the real extension rebuilds the page's desk on that leaf (bean-scarlet 1 reserved), and the host's session context replays the turn in order with the same calls and, for each result, the text the page showed as what the model saw", async () => {
+  await checks.run("(k) a model turn recorded by the page opens in the real OMP: the same desk on that leaf, and the turn replayed in order with the same calls and the texts the page showed as what the model saw", async () => {
     if (!existsSync(`${PAGE}/page.jsonl`) || !existsSync(`${PAGE}/page.json`)) throw new Error(`${PAGE}/page.jsonl or page.json is missing: the playground side's model turn did not run`);
     const page = JSON.parse(readFileSync(`${PAGE}/page.json`, 'utf8')) as PageModelTurn;
     assert.equal(page.calls.length, 2, 'the page recorded other than two calls');
