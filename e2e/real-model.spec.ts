@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import type { ServerResponse } from 'node:http';
 import { expect, test, type Locator, type Page, type Route } from '@playwright/test';
 import { CORS, OLLAMA, lastRevisionSeen, routeProvider, scriptProvider, sseChunk, sseParts, startModelServer, toolMessages, type ChatRequest, type Script } from './modelProvider';
@@ -98,6 +99,31 @@ test('a careful scripted model queries, then reserves with the revision it read;
   expect(sent).not.toContain('details');
   // The act carried the revision the query's text gave the model.
   expect(JSON.stringify(requests[2]?.messages)).toContain(`\\"expectedRevision\\":\\"${revision}\\"`);
+  // What the provider was told about seed_desk: the schema as the extension registers it, one branch per operation.
+  await page.getByText('The tools as Ollama (this computer) was sent them').click();
+  await expect(page.getByRole('region', { name: 'Tools as sent' })).toContainText('"name": "seed_desk"');
+  await expect(page.getByRole('region', { name: 'Tools as sent' })).toContainText('"oneOf"');
+});
+
+test('the Real model section with a finished conversation passes axe (light), and its contrast in dark', async ({ page }) => {
+  await grantedWithModel(page, (request, index) => {
+    if (index === 0) return { text: 'Looking first.', calls: [query] };
+    if (index === 1) return { calls: [reserve(lastRevisionSeen(request))] };
+    return { text: 'Reserved one bean-scarlet.' };
+  });
+  await testConnection(page);
+  await ask(page);
+  await expect(endedFine(page)).toContainText('finished on its own');
+  await page.getByText('The tools as Ollama (this computer) was sent them').click();
+  const described = (violation: { id: string; nodes: { target: unknown }[] }) => `${violation.id}: ${violation.nodes.map((node) => JSON.stringify(node.target)).join(', ')}`;
+  await page.getByRole('radio', { name: 'light' }).check();
+  const light = await new AxeBuilder({ page }).include('[aria-labelledby="real-model-heading"]').analyze();
+  expect(light.passes.length, 'axe ran on the section').toBeGreaterThan(0);
+  expect(light.violations.map(described)).toEqual([]);
+  await page.getByRole('radio', { name: 'dark' }).check();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  const dark = await new AxeBuilder({ page }).include('[aria-labelledby="real-model-heading"]').withRules(['color-contrast']).analyze();
+  expect(dark.violations.map(described)).toEqual([]);
 });
 
 test('the desk moves while the model thinks: its act is refused stale-revision, it queries again and acts with the fresh revision', async ({ page }) => {
@@ -170,6 +196,32 @@ test('packets sent as the string "2" is repaired by the host as the real host do
   await expect(hostHas(act)).toContainText('"packets": 2,');
   await expect(hostHas(act)).toContainText('decided at: domain');
   await expectDesk(page, 'bean-scarlet', 3, 2);
+});
+
+test('a model\'s call goes through the host\'s approval: always-ask prompts, the model waits, a denial is the text it is sent', async ({ page }) => {
+  const requests = await grantedWithModel(page, (request, index) => {
+    if (index === 0) return { calls: [query] };
+    if (index === 1) return { calls: [reserve(lastRevisionSeen(request))] };
+    return { text: 'The host denied it, so nothing is reserved.' };
+  });
+  await openTool(page, 'Tool call');
+  await page.getByRole('radiogroup', { name: 'Approval mode' }).getByRole('radio', { name: 'always-ask' }).check();
+  await openTool(page, 'Agents');
+  await ask(page);
+  const prompt = page.getByRole('dialog', { name: 'Host approval: seed_desk' });
+  await expect(prompt).toContainText('Allow tool: seed_desk');
+  // The model waits for the learner: its first call is still running through the host.
+  await expect(calls(page).first().getByRole('status')).toHaveText('Running through the host…');
+  expect(requests).toHaveLength(1);
+  await prompt.getByRole('button', { name: 'Approve' }).click();
+  await expect(modelSaw(calls(page).first())).toContainText('revision');
+  await expect(hostHas(calls(page).first())).toContainText('approval: write tier');
+  await page.getByRole('dialog', { name: 'Host approval: seed_desk' }).getByRole('button', { name: 'Deny' }).click();
+  await expect(endedFine(page)).toContainText('finished on its own after 2 tool calls');
+  await expect(modelSaw(calls(page).nth(1))).toContainText('Tool call denied by user: seed_desk');
+  await expect(hostHas(calls(page).nth(1))).toContainText('decided at: approval');
+  expect(toolMessages(requests[2]!).at(-1)?.content).toBe('Tool call denied by user: seed_desk');
+  await expectDesk(page, 'bean-scarlet', 5, 0);
 });
 
 test('a model that never stops calling tools is stopped at the tool call limit (8)', async ({ page }) => {

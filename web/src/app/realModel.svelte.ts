@@ -63,6 +63,8 @@ export class RealModel {
   /** How the last request ended, as a sentence. */
   ending = $state<{ readonly kind: LoopEnd['kind']; readonly text: string } | null>(null);
   readonly systemPrompt = SYSTEM_PROMPT;
+  /** The tools as the last request's body carried them to the provider (each provider's own shape). */
+  sentTools = $state<string | null>(null);
   private abort: AbortController | null = null;
 
   constructor(private readonly playground: Playground) {
@@ -131,11 +133,15 @@ export class RealModel {
     this.running = true;
     this.ending = null;
     this.replies = [];
+    this.sentTools = null;
     const abort = (this.abort = new AbortController());
     try {
       const [provider, tools] = await Promise.all([loadProvider(PRESETS[settings.preset].api), this.playground.connection.call({ type: 'modelTools' })]);
       let started = false;
-      const stream = modelStream(provider, settings, () => (started = true));
+      const stream = modelStream(provider, settings, {
+        started: () => (started = true),
+        sentTools: (tools) => (this.sentTools = tools === undefined ? null : JSON.stringify(tools, null, 2)),
+      });
       const end = await runModelRequest({
         prompt: this.prompt.trim(),
         systemPrompt: SYSTEM_PROMPT,

@@ -45,6 +45,7 @@ const CASES: readonly Case[] = [
   { name: 'OpenAI: 403', kind: 'forbidden', problem: () => first('403 Project `proj_abc` does not have access to model `gpt-4o`', { preset: 'openai', model: 'gpt-4o' }) },
   { name: 'Ollama: 404 model not found', kind: 'unknown-model', problem: () => first('404 model "x" not found, try pulling it first', { model: 'x' }) },
   { name: 'Ollama: 400 no tools', kind: 'no-tools', problem: () => first('400 registry.ollama.ai/library/gemma:2b does not support tools', { model: 'gemma:2b' }) },
+  { name: 'OpenAI: 400 the tool schema', kind: 'tool-schema', problem: () => first(`400 Invalid schema for function 'seed_desk': schema must be a JSON Schema of 'type: "object"', got 'type: "None"'.`, { preset: 'openai', model: 'gpt-4o' }) },
   { name: 'OpenAI: 429', kind: 'rate-limit', problem: () => first('429 Rate limit reached for gpt-4o in organization org-abc on requests per min (RPM): Limit 3, Used 3, Requested 1.', { preset: 'openai', model: 'gpt-4o' }) },
   { name: 'llama.cpp: 500', kind: 'server-error', problem: () => first('500 Failed to parse tool call arguments as JSON', { preset: 'llamacpp' }) },
   { name: 'Anthropic: cut after the stream started', kind: 'stream-cut', problem: () => first('terminated', { streamStarted: true, preset: 'anthropic' }) },

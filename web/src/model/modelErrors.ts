@@ -6,7 +6,7 @@ import type { ProviderPreset } from './presets';
  * the browser does not tell a server that is not there from one that refused this origin, so a
  * second, opaque request (`probe`) asks whether anything answers at the address at all.
  */
-export const MODEL_PROBLEMS = ['no-server', 'cross-origin', 'unauthorized', 'forbidden', 'unknown-model', 'no-tools', 'rate-limit', 'stream-cut', 'server-error', 'not-allowed', 'other'] as const;
+export const MODEL_PROBLEMS = ['no-server', 'cross-origin', 'unauthorized', 'forbidden', 'unknown-model', 'no-tools', 'tool-schema', 'rate-limit', 'stream-cut', 'server-error', 'not-allowed', 'other'] as const;
 export type ModelProblemKind = (typeof MODEL_PROBLEMS)[number];
 
 export interface ModelProblem {
@@ -43,6 +43,9 @@ export async function classifyFailure(facts: FailureFacts, preset: ProviderPrese
   if (status === 429) return problem('rate-limit', `${preset.label} says too many requests (429): wait a minute, or check your plan's limits, then ask again.`);
   if (/tool/.test(body) && /(not support|does not support|unsupported|no support)/.test(body)) {
     return problem('no-tools', `The model "${model}" does not support tool calls, so it cannot call seed_desk: pick a model that does (for Ollama, one tagged "tools", such as qwen3 or llama3.1).`);
+  }
+  if (status === 400 && /schema/.test(body) && /(function|tool|parameters|input_schema)/.test(body)) {
+    return problem('tool-schema', `${preset.label} refused a tool's parameter schema (${firstLine(facts.message).replace(/[.\s]+$/, '')}): the running extension registers seed_desk's as one schema per operation, which this provider does not take, so use a provider that does (a local server) or reshape the schema in the Code tab.`);
   }
   if (status === 404 || (/model/.test(body) && /(not found|does not exist|unknown|not exist)/.test(body))) {
     return problem('unknown-model', `${preset.label} does not know the model "${model}": press "Test connection" to list its models and pick one${preset.id === 'ollama' ? ' (or pull it with `ollama pull ' + model + '`)' : ''}.`);

@@ -44,15 +44,33 @@ export function modelOf(settings: ModelSettings): Model<Api> {
   };
 }
 
+/** What the page hears of each request: the provider's answer began; the tools as the request body carried them. */
+export interface StreamWatch {
+  readonly started: () => void;
+  readonly sentTools: (tools: unknown) => void;
+}
+
 /**
- * A stream for the loop. No retries: a failure is shown at once, with its fix. `streamStarted`
- * reports whether the provider's answer had begun (so a failure after it is a cut stream).
+ * A stream for the loop. No retries: a failure is shown at once, with its fix. `watch.started`
+ * reports that the provider's answer had begun (so a failure after it is a cut stream);
+ * `watch.sentTools`, the tools as pi-ai put them in the request body (its `onPayload`, which holds
+ * no key: that travels in a header), since each provider's shape is what its model is told.
  */
-export function modelStream(stream: StreamFunction, settings: ModelSettings, onStarted: () => void): ModelStream {
+export function modelStream(stream: StreamFunction, settings: ModelSettings, watch: StreamWatch): ModelStream {
   const model = modelOf(settings);
   // A local server takes no key; the SDK still wants one, and a placeholder is what pi-ai's README uses.
   const apiKey = settings.apiKey === '' ? 'no-key' : settings.apiKey;
-  return (context, signal) => stream(model, context, { apiKey, signal, maxRetries: 0, onResponse: () => onStarted() });
+  return (context, signal) =>
+    stream(model, context, {
+      apiKey,
+      signal,
+      maxRetries: 0,
+      onResponse: () => watch.started(),
+      onPayload: (payload) => {
+        watch.sentTools(typeof payload === 'object' && payload !== null ? (payload as { tools?: unknown }).tools : undefined);
+        return undefined;
+      },
+    });
 }
 
 /** The models the provider lists (`GET /models`, OpenAI's and Anthropic's shape both have `data[].id`). */

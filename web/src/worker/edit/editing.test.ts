@@ -93,6 +93,24 @@ describe('an edited extension in the host', { timeout: 30_000 }, () => {
     expect(reserved(host, 'bean-scarlet')).toBe(2);
   });
 
+  it('offers a model the running extension\'s tools: the edited description while it runs, the shipped one after (issue 30)', async () => {
+    const { host } = await databases.freshHost(30);
+    const TOOL = 'extension/tool.ts';
+    const edited = { [TOOL]: (graph.files[TOOL] ?? '').replace('description: SEED_DESK_TOOL_DESCRIPTION,', "description: 'An edited seed desk.',") };
+    expect(edited[TOOL]).toContain('An edited seed desk.');
+    const shipped = (await host.modelTools()).map((tool) => tool.description);
+    expect(shipped).not.toContain('An edited seed desk.');
+
+    expect(await host.runEdited(edited, progress)).toMatchObject({ kind: 'running', extension: 'edited' });
+    const offered = await host.modelTools();
+    expect(offered.map((tool) => [tool.name, tool.description])).toEqual([['seed_desk', 'An edited seed desk.']]);
+    // The schema as the extension registers it: one branch per operation.
+    expect(offered[0]?.parameters).toHaveProperty('oneOf');
+
+    await host.useShipped();
+    expect((await host.modelTools()).map((tool) => tool.description)).toEqual(shipped);
+  });
+
   it('follows an edit back to exactly the shipped text: run again, the edited extension is the shipped code and the race is refused again', { timeout: 60_000 }, async () => {
     const { host } = await databases.freshHost(29);
     await host.runEdited(NO_RE_READ, progress);
