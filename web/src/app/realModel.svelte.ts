@@ -71,9 +71,12 @@ export class RealModel {
     this.restore();
   }
 
+  /** Another provider: its address, and no key: a key typed for one provider is never sent to another. */
   choosePreset(id: PresetId): void {
+    if (id === this.preset) return;
     this.preset = id;
     this.baseUrl = PRESETS[id].baseUrl;
+    this.apiKey = '';
     this.models = [];
     this.status = null;
   }

@@ -142,6 +142,20 @@ describe('a request to a real model', () => {
     expect(storage.length).toBe(0);
   });
 
+  it('forgets the key when the provider changes: a key typed for one provider is never sent to another', async () => {
+    const { model } = setup();
+    model.choosePreset('openai');
+    model.apiKey = KEY;
+    model.choosePreset('openai');
+    expect(model.apiKey).toBe(KEY);
+    model.choosePreset('anthropic');
+    expect(model.apiKey).toBe('');
+    expect(model.baseUrl).toBe('https://api.anthropic.com');
+    await model.ask();
+    expect(model.ending?.text).toContain('needs an API key');
+    expect(provider.seen).toEqual([]);
+  });
+
   it('refuses an address the page may not reach before anything is sent', async () => {
     const { workers, model } = setup();
     model.choosePreset('compatible');
