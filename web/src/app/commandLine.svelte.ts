@@ -1,8 +1,7 @@
-import { SAID_BY, type LineOutcome, type UiAnswer, type UiRequest } from '../protocol/messages';
+import { SAID_BY, type EditedVersion, type ExtensionKind, type LineOutcome, type UiAnswer, type UiRequest } from '../protocol/messages';
 import { isBusy } from '../machines/confirmationStates';
 import { factsOfOutcome, type OutcomeVia } from '../tutorial/outcomeFacts';
 import { loadDialogActors } from './loadDialogActors';
-import { markOf } from './extensionEdits.svelte';
 import type { Connection } from './connection.svelte';
 import type { ConfirmationActor, ConfirmationSnapshot } from './dialogActors';
 import type { FactLog } from './facts.svelte';
@@ -22,6 +21,12 @@ export interface OutputLine {
   readonly edited?: boolean;
   /** The mark's words (`markOf`): an edited text, or the shipped text run as the learner's version (issue 36). */
   readonly mark?: string;
+}
+
+/** The mark on what the running extension says: whose version, and whether its text is the shipped one. */
+export function markOf(extension: ExtensionKind | undefined, version: EditedVersion | undefined): string | null {
+  if (extension !== 'edited') return null;
+  return version?.text === 'as-shipped' ? 'your version (the shipped text)' : 'your edited extension';
 }
 
 /** How an outcome is printed in the Command output. */
@@ -219,6 +224,6 @@ export class CommandLine {
 
   /** The mark when the learner's version said this outcome's text (the outcome says which extension ran, and what its text is). */
   private saidByEdited(outcome: LineOutcome): string | null {
-    return SAID_BY[outcome.kind] === 'extension' ? markOf(outcome.by, outcome.version) : null;
+    return outcome.by === 'edited' && SAID_BY[outcome.kind] === 'extension' ? markOf(outcome.by, outcome.version) : null;
   }
 }

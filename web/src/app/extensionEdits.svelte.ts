@@ -169,12 +169,6 @@ export function ranMessage(version: EditedVersion | undefined, compiled: string)
     : `Your version runs now${compiled}, but its text is the shipped files unchanged: it breaks and mends nothing.`;
 }
 
-/** The mark on what the running extension says: whose version, and whether its text is the shipped one. */
-export function markOf(extension: ExtensionKind | undefined, version: EditedVersion | undefined): string | null {
-  if (extension !== 'edited') return null;
-  return version?.text === 'as-shipped' ? 'your version (the shipped text)' : 'your edited extension';
-}
-
 function count(n: number, what: string): string {
   return `${n} ${what}${n === 1 ? '' : 's'}`;
 }

@@ -11,7 +11,8 @@ export class FactLog {
 
   /** `extension`, `version`: the ones that produced the fact, when the answer said so (else the ones running now). */
   note(fact: Fact, extension?: ExtensionKind, version?: EditedVersion): void {
-    const now = this.view();
+    // Read only when the answer did not say: the Command line's path stays as web/CONTEXT.md lists it.
+    const now = extension === undefined ? this.view() : null;
     const by = extension ?? now?.extension ?? 'shipped';
     const edited = extension === undefined ? now?.editedVersion : version;
     this.facts = [...this.facts.slice(-499), { ...fact, seq: ++this.seq, extension: by, ...(by === 'edited' && edited ? { version: edited } : {}) } as StampedFact];

@@ -158,7 +158,7 @@ describe('an edited extension in the host', { timeout: 30_000 }, () => {
     const { host } = await databases.freshHost(26);
     const throwing = { [COMMAND]: (graph.files[COMMAND] ?? '').replace('const command = parseSeedsArgs(args);', "throw new Error('my bug'); const command = parseSeedsArgs(args);") };
     expect(await host.runEdited(throwing, progress)).toMatchObject({ kind: 'running' });
-    expect(await host.runLine('/seeds query')).toEqual({ kind: 'error', text: 'Extension "command:seeds" error: my bug', by: 'edited', deskEntries: { before: 0, after: 0 } });
+    expect(await host.runLine('/seeds query')).toEqual({ kind: 'error', text: 'Extension "command:seeds" error: my bug', by: 'edited', version: { text: 'changed', editedFrom: 'shipped' }, deskEntries: { before: 0, after: 0 } });
   });
 
   it('closes a dialog the replaced extension still waits on, says so, and an answer to it changes nothing', async () => {
@@ -227,7 +227,7 @@ describe('hostile code in an edited extension (issue 28)', { timeout: 30_000 }, 
     const { host } = await databases.freshHost(40);
     const entries = host.view().entryCount;
     expect(await host.runEdited(inHandler("await fetch('https://example.org/');"), progress)).toMatchObject({ kind: 'running' });
-    expect(await host.runLine('/seeds query')).toEqual({ kind: 'error', text: `Extension "command:seeds" error: ${FETCH}`, by: 'edited', deskEntries: { before: 0, after: 0 } });
+    expect(await host.runLine('/seeds query')).toEqual({ kind: 'error', text: `Extension "command:seeds" error: ${FETCH}`, by: 'edited', version: { text: 'changed', editedFrom: 'shipped' }, deskEntries: { before: 0, after: 0 } });
     expect(host.view().status).toContain(`Page host: ${FETCH}`);
     expect(host.view().entryCount).toBe(entries);
   });
