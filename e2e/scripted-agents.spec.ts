@@ -71,3 +71,28 @@ test('"Ask for the whole sequence": the calls made by hand do not tick; the care
   await expect(checkpoint).toHaveText('✓ Checkpoint reached.');
   await expectDesk(page, 'bean-scarlet', 3, 2);
 });
+
+// Issue 36: lesson 2's "Refused? Look again first" watches an agent meet a refusal; the agent's part
+// played by hand in the Tool call tab (query, your basil, a stale act, a fresh query and act) does not tick it.
+test('"Refused? Look again first": the agent\'s part played by hand does not tick, and says why', async ({ page }) => {
+  const checkpoint = page.getByRole('status', { name: 'Checkpoint' });
+  const details = page.getByRole('region', { name: 'Structured details' });
+  await page.goto('/#/lesson/2/step/9');
+  await expect(page.getByRole('heading', { name: /^Step 9: Refused\? Look again first/ })).toBeVisible();
+  await callTool(page, { op: 'query' });
+  await expect(details).toContainText('"scope": "query"');
+  const old = await latestRevision(page);
+  const command = page.getByRole('textbox', { name: 'Command' });
+  await command.fill('/seeds reserve basil-genovese 1');
+  await command.press('Enter');
+  await confirmDialog(page);
+  await callTool(page, { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: old });
+  await expect(details).toContainText('stale-revision');
+  await callTool(page, { op: 'query' });
+  await expect(details).toContainText('"scope": "query"');
+  const fresh = await latestRevision(page);
+  await callTool(page, { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: fresh });
+  await expectDesk(page, 'bean-scarlet', 4, 1);
+  await expect(checkpoint).toContainText('Not yet');
+  await expect(checkpoint).toContainText('made by hand in the Tool call tab');
+});
