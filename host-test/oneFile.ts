@@ -38,6 +38,12 @@ export async function oneFileReplays(checks: Checks, scripts: readonly Script[],
       } finally {
         closed = await runner.close();
       }
+      // The point of this replay, checked: OMP wrote the session at once, and the first reservation
+      // was on disk before any assistant message (there is none in this lesson).
+      const first = steps.findIndex((step) => step.outcome.kind === 'command' && step.outcome.result === 'committed');
+      if (steps[0]?.hostFile !== true) throw new Error('OMP did not write the session opened with --session <file> at once');
+      if (first < 0 || steps[first]?.host?.fileDeskLines !== 1) throw new Error(`the first reservation is not on disk at once: ${JSON.stringify(steps[first]?.host)}`);
+      if (steps.some((step) => step.appended.includes('message:assistant'))) throw new Error('an assistant message was appended: the replay no longer shows a session on disk without one');
       const trace = normalizeTrace({ script: script.name, omitted: script.omitted ?? [], steps }, runner.sessions.ids, runner.desks.ids);
       writeFileSync(`${outDir}/${script.name}.real-one-file.trace.json`, JSON.stringify(trace, null, 2));
       // Both processes have exited: the file still holds every seed desk entry either one appended
@@ -45,7 +51,7 @@ export async function oneFileReplays(checks: Checks, scripts: readonly Script[],
       // file that grew under it, SessionWriteConflictError, rather than overwrite it).
       const end = await fileView(closed ?? undefined, dir(`one-file-end-${script.name}`));
       if (end?.deskEntries !== runner.desks.ids.length) throw new Error(`after both processes exited the file holds ${end?.deskEntries ?? 'no'} seed desk entries; they appended ${runner.desks.ids.length}`);
-      return `${runner.desks.ids.length} seed desk entries in ${runner.sessions.ids.length} session(s); the file was on disk from the first step: ${steps[0]?.hostFile}; after both processes exited it holds all ${end.deskEntries}`;
+      return `${runner.desks.ids.length} seed desk entries in ${runner.sessions.ids.length} session(s); the file was on disk from the first step, the first reservation on it at once (no assistant message); after both processes exited it holds all ${end.deskEntries}`;
     });
   }
 }
