@@ -1,4 +1,4 @@
-import { judgeOpenAIChat } from './openai';
+import { judgeOpenAIChat, judgeOpenAIResponses } from './openai';
 import { refused, type Judgement, type JudgeContext } from './judgement';
 
 /**
@@ -14,13 +14,18 @@ import { refused, type Judgement, type JudgeContext } from './judgement';
  *   OpenAI's `type: "None"` message), and wrap the refusal as OpenRouter reports a provider's
  *   error: `{"error":{"message":"Provider returned error","code":400,"metadata":{"raw":<the provider's body>,"provider_name":"OpenAI"}}}`
  *   (https://openrouter.ai/docs/api-reference/errors, "Provider errors").
+ * - /api/v1/responses (its Responses API, which OMP uses for OpenRouter unless
+ *   PI_OPENROUTER_RESPONSES=0: @oh-my-pi/pi-ai `stream.ts`): a body with `input` and no
+ *   `messages` carries Responses-shaped tools, judged by OpenAI's Responses rules
+ *   (https://openrouter.ai/docs/api-reference/responses-api/overview).
  */
 export function judgeOpenRouter(body: unknown, context: JudgeContext = {}): Judgement {
   const tools = typeof body === 'object' && body !== null && 'tools' in body ? (body as { tools?: unknown }).tools : undefined;
   if (context.modelSupportsTools === false && Array.isArray(tools) && tools.length > 0) {
     return refused(404, { error: { message: 'No endpoints found that support tool use. To learn more about provider routing, visit: https://openrouter.ai/docs/provider-routing', code: 404 } });
   }
-  const upstream = judgeOpenAIChat(body);
+  const responses = typeof body === 'object' && body !== null && 'input' in body && !('messages' in body);
+  const upstream = responses ? judgeOpenAIResponses(body) : judgeOpenAIChat(body);
   if (upstream.accepted) return upstream;
   return refused(upstream.status, { error: { message: 'Provider returned error', code: upstream.status, metadata: { raw: upstream.body, provider_name: 'OpenAI' } } });
 }
