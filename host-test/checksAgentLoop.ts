@@ -12,6 +12,9 @@
  * hold the same calls, the same results (text, isError, details) and the same desk, once session
  * ids and seed desk entry ids are named by their order (SID, desk#N), as the differential does.
  *
+ * The session's own retries are off (`retry.enabled`): a refused request fails the check at once
+ * instead of being sent again with backoff.
+ *
  * seed_desk runs top-level (`tools.xdev: false`): as installed, OMP mounts an extension tool as the
  * device xd://seed_desk (checksProviders.ts), which a model reaches through `read`/`write`, not as
  * the tool the page's loop offers.

@@ -100,13 +100,15 @@ export async function providerChecks(checks: Checks, ctx: CheckContext): Promise
       }
       const first = installed.requests[0];
       if (first && toolsSent(first.body).includes('seed_desk')) problems.push('as installed: seed_desk is in the tools, not mounted as xd://seed_desk');
-      if (first && !JSON.stringify(first.body).includes('xd://seed_desk')) problems.push('as installed: the request does not name xd://seed_desk');
+      if (first && !/xd:\/\/seed_desk — /.test(JSON.stringify(first.body))) problems.push('as installed: the request does not name the device xd://seed_desk');
       const told = top.judgements.find((judgement): judgement is Extract<Judgement, { accepted: true }> => judgement.accepted)?.tools.find((tool) => tool.name === 'seed_desk');
       if (top.judgements.some((judgement) => judgement.accepted) && !told) problems.push('top-level: seed_desk is not among the tools the model is told');
       const missing = told ? seedDeskToldEnough(told) : [];
       if (missing.length > 0) problems.push(`top-level: the model is not told ${missing.join(', ')}`);
+      // The one line the system prompt gives the device (its docs and schema come when the model reads it).
+      const device = /xd:\/\/seed_desk — .{0,48}/.exec(JSON.stringify(first?.body ?? null))?.[0];
       const line = [
-        `as installed: ${installed.judgements.map(refusalText).join(', then ') || 'no request'} (${first?.url ?? '-'}); seed_desk mounted as xd://seed_desk, not in tools (${toolsSent(first?.body).length} tools sent)`,
+        `as installed: ${installed.judgements.map(refusalText).join(', then ') || 'no request'} (${first?.url ?? '-'}); seed_desk not in tools (${toolsSent(first?.body).length} tools sent), told "${device ?? '(nothing)'}…"`,
         `top-level: ${top.judgements.map((judgement) => (judgement.accepted ? 'accepted' : `refused ${judgement.status}`)).join(', then ') || 'no request'}; told ${told ? describeTold(told) : 'nothing of seed_desk'}`,
       ].join('\n');
       if (problems.length > 0) throw new Error(`${problems.join('\n')}\n${line}`);
