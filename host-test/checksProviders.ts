@@ -105,12 +105,10 @@ export async function providerChecks(checks: Checks, ctx: CheckContext): Promise
       if (top.judgements.some((judgement) => judgement.accepted) && !told) problems.push('top-level: seed_desk is not among the tools the model is told');
       const missing = told ? seedDeskToldEnough(told) : [];
       if (missing.length > 0) problems.push(`top-level: the model is not told ${missing.join(', ')}`);
-      // The one line the system prompt gives the device (its docs and schema come when the model reads it).
-      const device = /xd:\/\/seed_desk — .{0,48}/.exec(JSON.stringify(first?.body ?? null))?.[0];
-      const line = [
-        `as installed: ${installed.judgements.map(refusalText).join(', then ') || 'no request'} (${first?.url ?? '-'}); seed_desk not in tools (${toolsSent(first?.body).length} tools sent), told "${device ?? '(nothing)'}…"`,
-        `top-level: ${top.judgements.map((judgement) => (judgement.accepted ? 'accepted' : `refused ${judgement.status}`)).join(', then ') || 'no request'}; told ${told ? describeTold(told) : 'nothing of seed_desk'}`,
-      ].join('\n');
+      // The line the system prompt gives the device (its docs and schema come when the model reads it).
+      const device = /xd:\/\/seed_desk — .{0,24}/.exec(JSON.stringify(first?.body ?? null))?.[0];
+      const verdicts = (turn: Turn) => turn.judgements.map((judgement) => (judgement.accepted ? 'accepted' : `refused ${judgement.status}`)).join(', then ') || 'no request';
+      const line = `${first ? new URL(first.url).pathname : '-'}: as installed ${verdicts(installed)}, told "${device ?? '(nothing)'}…" (not in tools); top-level ${verdicts(top)}, told ${told ? describeTold(told) : 'nothing of seed_desk'}`;
       if (problems.length > 0) throw new Error(`${problems.join('\n')}\n${line}`);
       return line;
     });
