@@ -12,6 +12,13 @@
  *   4. after the stale-revision refusal, query again;  5. act with the new revision;  6. answer.
  * Each step checks that the conversation is where the script expects it; if not, it answers with a
  * text saying so (which the checks then see), never with a call made up to continue.
+ *
+ * Where seed_desk is not among the tools but the system prompt names the device `xd://seed_desk`
+ * (OMP as installed mounts an extension tool there: pi-coding-agent `tools/xdev.ts`), the model does
+ * what that prompt says: it reads `xd://seed_desk` first ("Read xd://<tool> for full docs + JSON
+ * schema before first use"), then writes each call's arguments as JSON `content` to it with the
+ * `write` tool ("Write JSON args as `content` to `xd://<tool>` via `write`"). The read's result is
+ * the docs, not a step of the script.
  */
 import type { ToolAsTold } from '../providers/index';
 
@@ -28,6 +35,9 @@ export interface ChatMessage {
 
 export type ScriptedReply = { readonly text: string } | { readonly call: { readonly id: string; readonly name: string; readonly args: Record<string, unknown> } };
 
+/** Where OMP as installed mounts seed_desk. */
+export const DEVICE = 'xd://seed_desk';
+
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) return content.map((part: unknown) => (typeof part === 'object' && part !== null && 'text' in part ? String((part as { text: unknown }).text) : '')).join('');
@@ -36,15 +46,28 @@ function textOf(content: unknown): string {
 
 const revisionIn = (text: string): string | null => /^revision: (\S+)$/m.exec(text)?.[1] ?? null;
 
-/** The intent a model writes when the schema asks for one (`i`, "concise intent"). */
+/** The intent a model writes when a schema asks for one (`i`, "concise intent"). */
 const INTENTS: Readonly<Record<string, string>> = { query: 'Reading the seed desk', act: 'Reserving bean-scarlet' };
 
+/** How a request tells the model of seed_desk: as a tool, as OMP's device (named in the system prompt, with `read` and `write` to reach it), or not at all. */
+export function seedDeskToldAs(messages: readonly ChatMessage[], told: readonly ToolAsTold[]): 'tool' | 'device' | null {
+  if (told.some((each) => each.name === 'seed_desk')) return 'tool';
+  const system = messages.filter((message) => message.role === 'system' || message.role === 'developer').map((message) => textOf(message.content)).join('\n');
+  const reachable = ['read', 'write'].every((name) => told.some((each) => each.name === name));
+  return reachable && system.includes(`${DEVICE} — `) ? 'device' : null;
+}
+
+function isReadCall(call: unknown): boolean {
+  const fn = typeof call === 'object' && call !== null ? (call as { function?: { name?: unknown } }).function : undefined;
+  return fn?.name === 'read';
+}
+
 /** The arguments as the told schema asks for them: `i` added when required, nothing it does not list. */
-function shaped(args: Record<string, unknown>, tool: ToolAsTold | undefined): Record<string, unknown> {
+function shaped(args: Record<string, unknown>, tool: ToolAsTold | undefined, intent = 'Using the seed desk'): Record<string, unknown> {
   const schema = tool?.parameters as { required?: unknown; oneOf?: unknown; anyOf?: unknown } | undefined;
   const branches = [schema, ...(Array.isArray(schema?.oneOf) ? schema.oneOf : []), ...(Array.isArray(schema?.anyOf) ? schema.anyOf : [])];
   const required = new Set(branches.flatMap((branch) => (Array.isArray((branch as { required?: unknown } | undefined)?.required) ? ((branch as { required: unknown[] }).required as unknown[]) : [])));
-  return required.has('i') ? { i: INTENTS[String(args['op'])] ?? 'Using the seed desk', ...args } : args;
+  return required.has('i') ? { i: intent, ...args } : args;
 }
 
 /**
@@ -53,10 +76,22 @@ function shaped(args: Record<string, unknown>, tool: ToolAsTold | undefined): Re
  */
 export function scriptedReply(messages: readonly ChatMessage[], told: readonly ToolAsTold[]): ScriptedReply {
   const tool = told.find((each) => each.name === 'seed_desk');
-  if (!tool) return { text: 'I was not told of a seed_desk tool.' };
-  const results = messages.filter((message) => message.role === 'tool').map((message) => textOf(message.content));
-  const callsSoFar = messages.filter((message) => message.role === 'assistant').reduce((sum, message) => sum + (message.tool_calls?.length ?? 0), 0);
-  const call = (args: Record<string, unknown>): ScriptedReply => ({ call: { id: `call_loop_${callsSoFar + 1}`, name: 'seed_desk', args: shaped(args, tool) } });
+  const write = told.find((each) => each.name === 'write');
+  const read = told.find((each) => each.name === 'read');
+  const device = seedDeskToldAs(messages, told) === 'device';
+  if (!tool && !device) return { text: 'I was not told of a seed_desk tool.' };
+  // Which tool each earlier call used, by its id: the device's docs are no step of the script.
+  const reads = new Set(messages.flatMap((message) => (message.tool_calls ?? []).flatMap((call) => (isReadCall(call) ? [(call as { id: string }).id] : []))));
+  const toolMessages = messages.filter((message) => message.role === 'tool');
+  if (device && !toolMessages.some((message) => reads.has(String((message as { tool_call_id?: unknown }).tool_call_id)))) {
+    return { call: { id: 'call_read_1', name: 'read', args: shaped({ path: DEVICE }, read, 'Reading the seed desk device docs') } };
+  }
+  const results = toolMessages.filter((message) => !reads.has(String((message as { tool_call_id?: unknown }).tool_call_id))).map((message) => textOf(message.content));
+  const callsSoFar = results.length;
+  const call = (args: Record<string, unknown>): ScriptedReply =>
+    device
+      ? { call: { id: `call_loop_${callsSoFar + 1}`, name: 'write', args: shaped({ path: DEVICE, content: JSON.stringify(args) }, write, INTENTS[String(args['op'])]) } }
+      : { call: { id: `call_loop_${callsSoFar + 1}`, name: 'seed_desk', args: shaped(args, tool, INTENTS[String(args['op'])]) } };
   const act = (expectedRevision: string) => call({ op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision });
   const lost = (why: string): ScriptedReply => ({ text: `The script lost its place after ${results.length} results: ${why}` });
   const last = results.at(-1) ?? '';

@@ -10,13 +10,15 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { judgeRequest, seedDeskToldEnough, type ToolAsTold } from '../providers/index';
-import { LOOP_MODEL, scriptedReply, sseOfReply, type ChatMessage, type ScriptedReply } from './scriptedModel';
+import { LOOP_MODEL, scriptedReply, seedDeskToldAs, sseOfReply, type ChatMessage, type ScriptedReply } from './scriptedModel';
 
 export interface ServedRequest {
   readonly path: string;
   /** Ollama's verdict: accepted, or its status and error body. */
   readonly verdict: string;
-  /** What the model was not told of seed_desk (seedDeskToldEnough), for an accepted request. */
+  /** How the request told the model of seed_desk: a tool, OMP's device xd://seed_desk (its docs come from reading it), or not at all. */
+  readonly toldAs: 'tool' | 'device' | null;
+  /** What the model was not told of seed_desk as a tool (seedDeskToldEnough). */
   readonly missing: readonly string[];
   readonly reply: ScriptedReply | null;
 }
@@ -50,14 +52,15 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
       }
       const judgement = judgeRequest('ollama-openai', body);
       if (!judgement.accepted) {
-        requests.push({ path, verdict: `refused ${judgement.status} ${judgement.body}`, missing: [], reply: null });
+        requests.push({ path, verdict: `refused ${judgement.status} ${judgement.body}`, toldAs: null, missing: [], reply: null });
         return answer(res, judgement.status, judgement.body);
       }
       const told: readonly ToolAsTold[] = judgement.tools;
       const seedDesk = told.find((tool) => tool.name === 'seed_desk');
       const messages = (body as { messages?: unknown }).messages;
-      const reply = scriptedReply(Array.isArray(messages) ? (messages as ChatMessage[]) : [], told);
-      requests.push({ path, verdict: 'accepted', missing: seedDesk ? seedDeskToldEnough(seedDesk) : ['seed_desk itself'], reply });
+      const conversation = Array.isArray(messages) ? (messages as ChatMessage[]) : [];
+      const reply = scriptedReply(conversation, told);
+      requests.push({ path, verdict: 'accepted', toldAs: seedDeskToldAs(conversation, told), missing: seedDesk ? seedDeskToldEnough(seedDesk) : [], reply });
       const model = (body as { model?: unknown }).model;
       answer(res, 200, sseOfReply(reply, typeof model === 'string' ? model : LOOP_MODEL), 'text/event-stream');
     });
