@@ -146,7 +146,7 @@ export async function captureTurn(h: Harness, prompt: string, answer: Answer): P
   process.env['PI_PROXY_ANTHROPIC'] = 'http://127.0.0.1:9';
   const captured: CapturedRequest[] = [];
   const original = globalThis.fetch;
-  const stand_in = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+  const standIn = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
     const text = request.method === 'GET' ? '' : await request.text();
     let body: unknown = text;
@@ -160,7 +160,7 @@ export async function captureTurn(h: Harness, prompt: string, answer: Answer): P
     captured.push({ method: request.method, url: request.url, body, status: reply.status });
     return new Response(reply.body, { status: reply.status, headers: { 'content-type': 'application/json' } });
   };
-  globalThis.fetch = Object.assign(stand_in, { preconnect: () => {} }) as unknown as typeof fetch;
+  globalThis.fetch = Object.assign(standIn, { preconnect: () => {} }) as unknown as typeof fetch;
   try {
     await h.session.prompt(prompt);
   } finally {
