@@ -9,19 +9,13 @@ import { checkSeedDeskParams, SEED_DESK_TOOL_NAME, type SeedDeskField, type Seed
  * tool's code (planSeedDeskCall), so the real OMP runs it as the worker does. Its failure is
  * thrown, as the schema's is: a malformed call is not one of the desk's refusals (docs/decisions.md).
  */
+// #region op-fields: the tool's own check: the fields each op needs or may add, and nothing else
 export const SEED_DESK_OP_FIELDS: Readonly<Record<SeedDeskOp, { readonly needs: readonly SeedDeskField[]; readonly optional: readonly SeedDeskField[] }>> = {
   discover: { needs: [], optional: [] },
   query: { needs: [], optional: ['family'] },
   inspect: { needs: ['id'], optional: [] },
   act: { needs: ['action', 'id', 'packets', 'expectedRevision'], optional: [] },
 };
-
-/** What passed both checks, typed per op. */
-export type SeedDeskArgs =
-  | { readonly op: 'discover' }
-  | { readonly op: 'query'; readonly family?: string }
-  | { readonly op: 'inspect'; readonly id: string }
-  | { readonly op: 'act'; readonly action: ReservationAction; readonly id: string; readonly packets: number; readonly expectedRevision: string };
 
 /** "a", "a and b", "a, b and c". */
 function listed(names: readonly string[]): string {
@@ -50,13 +44,21 @@ export function opFieldsProblem(op: SeedDeskOp, args: JsonObject): string | null
   const faults = [...(missing.length > 0 ? [`is missing ${listed(missing)}`] : []), ...(extra.length > 0 ? [`does not take ${listed(extra)}`] : [])];
   return `${SEED_DESK_TOOL_NAME} ${op} ${faults.join(' and ')}: ${takes(op)}. Nothing was changed.`;
 }
+// #endregion
+
+/** What passed both checks, typed per op. */
+export type SeedDeskArgs =
+  | { readonly op: 'discover' }
+  | { readonly op: 'query'; readonly family?: string }
+  | { readonly op: 'inspect'; readonly id: string }
+  | { readonly op: 'act'; readonly action: ReservationAction; readonly id: string; readonly packets: number; readonly expectedRevision: string };
 
 export type ArgsCheck =
   | { readonly ok: true; readonly args: SeedDeskArgs }
   | { readonly ok: false; readonly stage: 'schema'; readonly problems: readonly string[] }
   | { readonly ok: false; readonly stage: 'tool'; readonly message: string };
 
-/** Both checks before the domain, for callers that want the typed arguments (the scripted agents' harness, tests). */
+/** Both checks before the domain, for a caller that wants the typed arguments (tests; the tool itself runs opFieldsProblem in planSeedDeskCall). */
 export function checkSeedDeskArgs(raw: unknown): ArgsCheck {
   const schema = checkSeedDeskParams(raw);
   if (!schema.ok) return { ok: false, stage: 'schema', problems: schema.problems };
