@@ -211,7 +211,7 @@ export async function hostChecks(checks: Checks, ctx: CheckContext): Promise<voi
         assert.equal(checkSeedDeskParams(args).ok, false, `the playground accepts ${JSON.stringify(args)}`);
         assert.deepEqual(await h.validate(args), repair, `the host's repair of ${JSON.stringify(args)}`);
       }
-      return `same wire schema; ${agreed.length} calls judged alike; the host repairs ${repaired.length} kinds of call the domain's strict check refuses (e.g. packets true → 1, "2" → 2, unknown keys dropped)`;
+      return `same wire schema; ${agreed.length} calls judged alike; the host repairs ${repaired.length} kinds of call the playground's strict schema check refuses (e.g. packets true → 1, "2" → 2, unknown keys dropped)`;
     } finally {
       await h.close();
     }
