@@ -107,7 +107,10 @@ test('a reasoning model\'s thinking shows while it streams, folded, and the answ
 
 test('a reply cut at the reply token limit is its own ending: its half-written call is not run nor recorded, and the limit is what the provider was sent', async ({ page }) => {
   const requests = await scriptProvider(page, (_request, index) =>
-    index === 0 ? { text: 'Reserving one now.', calls: [{ args: { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: 'r' } }], endsFor: 'length' } : { text: 'Short answer.' },
+    index === 0
+      ? // llama.cpp's and LM Studio's field for the thoughts (the other test streams Ollama's `reasoning`).
+        { thinking: 'One packet, then stop.', reasoningField: 'reasoning_content', text: 'Reserving one now.', calls: [{ args: { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: 'r' } }], endsFor: 'length' }
+      : { text: 'Short answer.' },
   );
   await openPlayground(page);
   await grantAgent(page);
@@ -118,6 +121,7 @@ test('a reply cut at the reply token limit is its own ending: its half-written c
   await expect(endedFine(page)).toHaveText(
     'The reply reached the reply token limit (4096 tokens) before it finished, after 0 tool calls: the tool call it was writing was not run, and what it had written is in the journal; raise "Reply token limit" or ask for less, then ask again.',
   );
+  await expect(reply(page, 1).getByRole('group', { name: 'Model thinking' })).toContainText('Thought (22 characters)');
   const call = reply(page, 1).getByRole('group', { name: 'Tool call seed_desk' });
   await expect(call).toContainText('Not run: the reply reached its token limit while this call was being written');
   await expect(conversation(page).getByRole('status')).toHaveCount(0);
