@@ -28,9 +28,22 @@ export interface ChatRequest {
   readonly stream?: boolean;
 }
 
-export type ScriptedReply =
-  | { readonly text: string }
-  | { readonly calls: readonly { readonly name?: string; readonly args: Record<string, unknown> }[]; readonly text?: string };
+/**
+ * How a reply streams beyond its text and calls. `thinking`: a reasoning model's thoughts, sent
+ * first, in the delta field real servers use: llama.cpp and LM Studio `reasoning_content`, Ollama
+ * `reasoning` (pi-ai 0.73.1 reads `reasoning_content`, `reasoning`, `reasoning_text`, the first that
+ * is non-empty). `endsFor: 'length'`: the reply reaches its token cap, so the last call's arguments
+ * stop half-way and `finish_reason` is "length" (OpenAI's chat completions; pi-ai maps it to
+ * stopReason "length").
+ */
+export interface ReplyStreaming {
+  readonly thinking?: string;
+  readonly reasoningField?: 'reasoning_content' | 'reasoning';
+  readonly endsFor?: 'length';
+}
+
+export type ScriptedReply = ReplyStreaming &
+  ({ readonly text: string } | { readonly calls: readonly { readonly name?: string; readonly args: Record<string, unknown> }[]; readonly text?: string });
 
 /** Chooses the reply to a request; it may wait (for what the test does on the page meanwhile) before answering. */
 export type Script = (request: ChatRequest, index: number) => ScriptedReply | Promise<ScriptedReply>;
@@ -48,18 +61,22 @@ export function sseChunk(delta: Record<string, unknown>, finish: string | null =
 export function sseParts(reply: ScriptedReply, model = 'scripted'): string[] {
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) => sseChunk(delta, finish, model);
   const parts: string[] = [chunk({ role: 'assistant', content: '' })];
+  for (const piece of reply.thinking?.match(/.{1,12}/gs) ?? []) parts.push(chunk({ [reply.reasoningField ?? 'reasoning_content']: piece }));
   const text = 'text' in reply && reply.text ? reply.text : '';
   for (const piece of text.match(/.{1,12}/gs) ?? []) parts.push(chunk({ content: piece }));
+  const cut = reply.endsFor === 'length';
   if ('calls' in reply) {
     reply.calls.forEach((call, index) => {
       callCounter += 1;
-      const json = JSON.stringify(call.args);
+      const whole = JSON.stringify(call.args);
+      // Cut at the cap: the last call's arguments end half-way, as the tokens ran out.
+      const json = cut && index === reply.calls.length - 1 ? whole.slice(0, Math.ceil(whole.length / 2)) : whole;
       parts.push(chunk({ tool_calls: [{ index, id: `call_scripted_${callCounter}`, type: 'function', function: { name: call.name ?? 'seed_desk', arguments: '' } }] }));
       for (const piece of json.match(/.{1,16}/gs) ?? []) parts.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
     });
-    parts.push(chunk({}, 'tool_calls'));
+    parts.push(chunk({}, cut ? 'length' : 'tool_calls'));
   } else {
-    parts.push(chunk({}, 'stop'));
+    parts.push(chunk({}, cut ? 'length' : 'stop'));
   }
   parts.push('data: [DONE]\n\n');
   return parts;
@@ -68,6 +85,37 @@ export function sseParts(reply: ScriptedReply, model = 'scripted'): string[] {
 /** The SSE body of one streamed chat completion. */
 export function sseOf(reply: ScriptedReply, model = 'scripted'): string {
   return sseParts(reply, model).join('');
+}
+
+/**
+ * The body of one streamed Anthropic Messages reply (docs.anthropic.com, "Streaming Messages"):
+ * `message_start`, a `content_block_start` / `_delta` / `_stop` for the text and for each `tool_use`
+ * (its input as `input_json_delta` pieces), `message_delta` with the stop reason ("tool_use",
+ * "end_turn", or "max_tokens" for a reply cut at its cap, which pi-ai maps to stopReason "length").
+ */
+export function anthropicSse(reply: ScriptedReply, model = 'scripted'): string {
+  const event = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+  const parts = [event('message_start', { message: { id: 'msg_scripted', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } })];
+  let index = 0;
+  const text = 'text' in reply && reply.text ? reply.text : '';
+  if (text !== '') {
+    parts.push(event('content_block_start', { index, content_block: { type: 'text', text: '' } }));
+    for (const piece of text.match(/.{1,12}/gs) ?? []) parts.push(event('content_block_delta', { index, delta: { type: 'text_delta', text: piece } }));
+    parts.push(event('content_block_stop', { index }));
+    index += 1;
+  }
+  const calls = 'calls' in reply ? reply.calls : [];
+  for (const call of calls) {
+    callCounter += 1;
+    parts.push(event('content_block_start', { index, content_block: { type: 'tool_use', id: `toolu_scripted_${callCounter}`, name: call.name ?? 'seed_desk', input: {} } }));
+    for (const piece of JSON.stringify(call.args).match(/.{1,16}/gs) ?? []) parts.push(event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } }));
+    parts.push(event('content_block_stop', { index }));
+    index += 1;
+  }
+  const stop = reply.endsFor === 'length' ? 'max_tokens' : calls.length > 0 ? 'tool_use' : 'end_turn';
+  parts.push(event('message_delta', { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 20 } }));
+  parts.push(event('message_stop', {}));
+  return parts.join('');
 }
 
 export const CORS = { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-allow-methods': 'GET, POST, OPTIONS' };
