@@ -12,8 +12,9 @@ import { refused, type Judgement, type JudgeContext } from './judgement';
  * - Otherwise the upstream provider judges the tools. We apply OpenAI's chat rules, the strictest
  *   of its upstreams for the root (issue 35: OpenRouter with an OpenAI model is refused with
  *   OpenAI's `type: "None"` message), and wrap the refusal as OpenRouter reports a provider's
- *   error: `{"error":{"message":"Provider returned error","code":400,"metadata":{"raw":<the provider's body>,"provider_name":"OpenAI"}}}`
- *   (https://openrouter.ai/docs/api-reference/errors, "Provider errors").
+ *   error: `{"error":{"message":"Provider returned error","code":400,"metadata":{"raw":"<OpenAI's body, indented JSON text>","provider_name":"OpenAI"}}}`
+ *   (https://openrouter.ai/docs/api-reference/errors; a real one with OpenAI's `invalid_request_error`
+ *   in `raw`: reVrost/go-openrouter#21).
  */
 export function judgeOpenRouter(body: unknown, context: JudgeContext = {}): Judgement {
   const tools = typeof body === 'object' && body !== null && 'tools' in body ? (body as { tools?: unknown }).tools : undefined;
@@ -22,5 +23,5 @@ export function judgeOpenRouter(body: unknown, context: JudgeContext = {}): Judg
   }
   const upstream = judgeOpenAIChat(body);
   if (upstream.accepted) return upstream;
-  return refused(upstream.status, { error: { message: 'Provider returned error', code: upstream.status, metadata: { raw: upstream.body, provider_name: 'OpenAI' } } });
+  return refused(upstream.status, { error: { message: 'Provider returned error', code: upstream.status, metadata: { raw: JSON.stringify(JSON.parse(upstream.body), null, 2), provider_name: 'OpenAI' } } });
 }
