@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page, Route } from '@playwright/test';
+import { judgeRequest, type ProviderKind } from '../providers';
 
 /**
  * A scripted model provider for the Real model tests: `page.route` answers the OpenAI-compatible
@@ -49,6 +50,31 @@ export type ScriptedReply = ReplyStreaming &
 export type Script = (request: ChatRequest, index: number) => ScriptedReply | Promise<ScriptedReply>;
 
 export const OLLAMA = 'http://localhost:11434/v1';
+
+/**
+ * Which real provider a scripted one stands for, by the address the page calls: the presets'
+ * own (`web/src/model/presets.ts`); any other server is judged by OpenAI's reference rules.
+ */
+export function providerKindOf(base: string): ProviderKind {
+  const { hostname, port } = new URL(base);
+  if (hostname === 'api.openai.com') return 'openai-chat';
+  if (hostname === 'openrouter.ai') return 'openrouter';
+  if (hostname === 'api.anthropic.com') return 'anthropic';
+  if (hostname === 'localhost' && port === '11434') return 'ollama-openai';
+  if (hostname === 'localhost' && port === '1234') return 'lmstudio';
+  if (hostname === 'localhost' && port === '8080') return 'llamacpp';
+  return 'openai-chat';
+}
+
+/**
+ * A scripted provider is as strict as the real one (issue 35): each request is judged by the
+ * provider's published rules (`providers/`) before any script sees it, and a body the real one
+ * refuses gets its real status and error body, so the test fails as the real request would.
+ */
+export function refusalOf(kind: ProviderKind, body: unknown): { status: number; body: string } | null {
+  const judgement = judgeRequest(kind, body);
+  return judgement.accepted ? null : { status: judgement.status, body: judgement.body };
+}
 
 let callCounter = 0;
 
@@ -129,6 +155,8 @@ export async function scriptProvider(page: Page, script: Script, base = OLLAMA, 
     if (request.url().endsWith('/models')) return route.fulfill({ status: 200, headers: { ...CORS, 'content-type': 'application/json' }, body: JSON.stringify({ object: 'list', data: models.map((id) => ({ id, object: 'model' })) }) });
     const body = request.postDataJSON() as ChatRequest;
     requests.push(body);
+    const refusal = refusalOf(providerKindOf(base), body);
+    if (refusal) return route.fulfill({ status: refusal.status, headers: { ...CORS, 'content-type': 'application/json' }, body: refusal.body });
     const reply = await script(body, requests.length - 1);
     return route.fulfill({ status: 200, headers: { ...CORS, 'content-type': 'text/event-stream' }, body: sseOf(reply, body.model) });
   });
@@ -181,10 +209,10 @@ export type ServerScript = (request: ChatRequest, index: number, res: ServerResp
 
 /**
  * Starts an OpenAI-compatible server on 127.0.0.1 (a free port) that answers CORS and `GET /models`
- * itself and gives each chat request to `script`. With `cors: false` it answers as Ollama does an
+ * itself and gives each chat request to `script`, once `kind`'s rules accept it (OpenAI's by default). With `cors: false` it answers as Ollama does an
  * origin it was not told to allow: 403 to the preflight, and no CORS header on anything.
  */
-export async function startModelServer(script: ServerScript, { models = ['scripted'], cors: allowCors = true }: { models?: string[]; cors?: boolean } = {}): Promise<ModelServer> {
+export async function startModelServer(script: ServerScript, { models = ['scripted'], cors: allowCors = true, kind = 'openai-chat' }: { models?: string[]; cors?: boolean; kind?: ProviderKind } = {}): Promise<ModelServer> {
   const requests: ChatRequest[] = [];
   const hangups: { promise: Promise<void>; resolve: () => void }[] = [];
   const hangup = (index: number) => {
@@ -218,6 +246,8 @@ export async function startModelServer(script: ServerScript, { models = ['script
       requests.push(body);
       const index = requests.length - 1;
       res.on('close', () => hangup(index).resolve());
+      const refusal = refusalOf(kind, body);
+      if (refusal) return void res.writeHead(refusal.status, { ...cors, 'content-type': 'application/json' }).end(refusal.body);
       res.writeHead(200, { ...cors, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       res.flushHeaders();
       void script(body, index, res);

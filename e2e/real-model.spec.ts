@@ -99,10 +99,10 @@ test('a careful scripted model queries, then reserves with the revision it read;
   expect(sent).not.toContain('details');
   // The act carried the revision the query's text gave the model.
   expect(JSON.stringify(requests[2]?.messages)).toContain(`\\"expectedRevision\\":\\"${revision}\\"`);
-  // What the provider was told about seed_desk: the schema as the extension registers it, one branch per operation.
+  // What the provider was told about seed_desk: the schema as the extension registers it, one object whose op is a string enum.
   await page.getByText('The tools as Ollama (this computer) was sent them').click();
   await expect(page.getByRole('region', { name: 'Tools as sent' })).toContainText('"name": "seed_desk"');
-  await expect(page.getByRole('region', { name: 'Tools as sent' })).toContainText('"oneOf"');
+  await expect(page.getByRole('region', { name: 'Tools as sent' })).toContainText('"enum": [');
 });
 
 test('the Real model section with a finished conversation passes axe (light), and its contrast in dark', async ({ page }) => {

@@ -7,7 +7,8 @@ import { accepted, isObject, refused, told, type Judgement, type ToolAsTold } fr
  * - `input_schema` is required and its root is `type: "object"` (API reference, `tools[].input_schema`:
  *   "type: "object"", https://docs.anthropic.com/en/api/messages#body-tools). The messages for a
  *   missing or wrong `type` follow the API's validation wording (`<path>: Field required`,
- *   `<path>: Input should be 'object'`); we have not captured them for this field.
+ *   `<path>: Input should be 'object'`, as in "messages.3.content.3.tool_use.input: Input should be a valid
+ *   dictionary", a real refusal); we have not captured them for this field.
  * - No `oneOf`, `anyOf` or `allOf` at the root: the real refusal, word for word, is
  *   `{"type":"error","error":{"type":"invalid_request_error","message":"tools.106.custom.input_schema:
  *   input_schema does not support oneOf, allOf, or anyOf at the top level"}}` with status 400

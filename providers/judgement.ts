@@ -29,8 +29,9 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function refused(status: number, body: unknown): Judgement {
-  return { accepted: false, status, body: JSON.stringify(body) };
+/** A refusal; `indent` where the server writes its JSON indented (OpenAI's is, two spaces). */
+export function refused(status: number, body: unknown, indent?: number): Judgement {
+  return { accepted: false, status, body: JSON.stringify(body, null, indent) };
 }
 
 export function accepted(tools: ToolAsTold[]): Judgement {

@@ -12,8 +12,10 @@ import { strictProblem } from './openaiStrict';
  *   refusal of a root without `type`, reproduced word for word here: "Invalid schema for function
  *   'json': schema must be a JSON Schema of 'type: "object"', got 'type: "None"'."
  *   (browserbase/stagehand#1159; the same for `seed_desk` in /v1/chat/completions and /v1/responses,
- *   issue 35). The body is OpenAI's error object with `code: "invalid_function_parameters"` and the
- *   tool's `param` (FoundationAgents/OpenManus#1162 shows the envelope).
+ *   issue 35). The body is OpenAI's error object, indented, with `code: "invalid_function_parameters"`
+ *   and the tool's `param`: `tools[0].function.parameters` in chat completions
+ *   (FoundationAgents/OpenManus#1162), `tools[0].parameters` in /v1/responses (a captured
+ *   /v1/responses 400 with this very message, quoted in an AI SDK v6 report).
  * - With `strict: true`, the Structured Outputs subset (`openaiStrict.ts`).
  *
  * What the model is told: the schema as sent (OpenAI renders it for the model itself; nothing is
@@ -44,16 +46,16 @@ function pythonTypeName(type: unknown): string {
 
 export function judgeOpenAIChat(body: unknown): Judgement {
   const parsed = ChatBodySchema.safeParse(body);
-  if (!parsed.success) return refused(400, BAD_BODY);
+  if (!parsed.success) return refused(400, BAD_BODY, 2);
   const tools: ToolAsTold[] = [];
   for (const [index, raw] of (parsed.data.tools ?? []).entries()) {
     const tool = ChatToolSchema.safeParse(raw);
     const fn = tool.success ? ChatFunctionSchema.safeParse(tool.data.function) : null;
     if (!tool.success || tool.data.type !== 'function' || fn === null || !fn.success || typeof fn.data.name !== 'string') {
-      return refused(400, openAIError(`Missing required parameter: 'tools[${index}].function'.`, `tools[${index}].function`, 'missing_required_parameter'));
+      return refused(400, openAIError(`Missing required parameter: 'tools[${index}].function'.`, `tools[${index}].function`, 'missing_required_parameter'), 2);
     }
     const problem = parametersProblem(fn.data.name, fn.data.parameters, fn.data.strict === true);
-    if (problem !== null) return refused(400, openAIError(problem, `tools[${index}].function.parameters`));
+    if (problem !== null) return refused(400, openAIError(problem, `tools[${index}].function.parameters`), 2);
     tools.push(told(fn.data.name, text(fn.data.description), fn.data.parameters));
   }
   return accepted(tools);
@@ -61,17 +63,17 @@ export function judgeOpenAIChat(body: unknown): Judgement {
 
 export function judgeOpenAIResponses(body: unknown): Judgement {
   const parsed = ResponsesBodySchema.safeParse(body);
-  if (!parsed.success) return refused(400, BAD_BODY);
+  if (!parsed.success) return refused(400, BAD_BODY, 2);
   const tools: ToolAsTold[] = [];
   for (const [index, raw] of (parsed.data.tools ?? []).entries()) {
     const tool = ResponsesToolSchema.safeParse(raw);
     // Built-in tools (web_search, …) carry no schema of ours: only function tools are judged.
     if (!tool.success || tool.data.type !== 'function') continue;
-    if (typeof tool.data.name !== 'string') return refused(400, openAIError(`Missing required parameter: 'tools[${index}].name'.`, `tools[${index}].name`, 'missing_required_parameter'));
+    if (typeof tool.data.name !== 'string') return refused(400, openAIError(`Missing required parameter: 'tools[${index}].name'.`, `tools[${index}].name`, 'missing_required_parameter'), 2);
     // The reference gives `strict` a default of true; we judge the strict subset only where the
     // body sends `strict: true` (OMP always sends it, then false on its retry), as issue 35 says.
     const problem = parametersProblem(tool.data.name, tool.data.parameters, tool.data.strict === true);
-    if (problem !== null) return refused(400, openAIError(problem, `tools[${index}].parameters`));
+    if (problem !== null) return refused(400, openAIError(problem, `tools[${index}].parameters`), 2);
     tools.push(told(tool.data.name, text(tool.data.description), tool.data.parameters));
   }
   return accepted(tools);

@@ -12,10 +12,12 @@ import { isObject, type JsonObject } from './judgement';
  * - "In context=(), 'required' is required to be supplied and to be an array including every key
  *   in properties. Missing 'screenshotMode'." (dust-tt/dust#27635, langchain-ai/langchain#32930);
  * - "In context=(), 'oneOf' is not permitted." (community.openai.com, "Improve the error messages
- *   for JSON schema structured output");
+ *   for JSON schema structured output"); "In context=('properties', 'scale'), 'default' is not
+ *   permitted." (/v1/responses, `param: tools[0].parameters`);
+ * - "In context=(), 'additionalProperties' is required to be supplied and to be false."
+ *   (openai/openai-agents-python#992);
  * - "In context=('properties', 'kwargs'), schema must have a 'type' key." (livekit/agents#4610);
  * - "In context=(), object schema missing properties." (spring-projects/spring-ai#4776).
- * The additionalProperties wording follows the same pattern (the docs' rule, our phrasing).
  */
 
 /** Every keyword the docs list as supported in strict mode. */

@@ -12,8 +12,9 @@ import { refused, type Judgement, type JudgeContext } from './judgement';
  * - Otherwise the upstream provider judges the tools. We apply OpenAI's chat rules, the strictest
  *   of its upstreams for the root (issue 35: OpenRouter with an OpenAI model is refused with
  *   OpenAI's `type: "None"` message), and wrap the refusal as OpenRouter reports a provider's
- *   error: `{"error":{"message":"Provider returned error","code":400,"metadata":{"raw":<the provider's body>,"provider_name":"OpenAI"}}}`
- *   (https://openrouter.ai/docs/api-reference/errors, "Provider errors").
+ *   error: `{"error":{"message":"Provider returned error","code":400,"metadata":{"raw":"<OpenAI's body, indented JSON text>","provider_name":"OpenAI"}}}`
+ *   (https://openrouter.ai/docs/api-reference/errors; a real one with OpenAI's `invalid_request_error`
+ *   in `raw`: reVrost/go-openrouter#21).
  * - /api/v1/responses (its Responses API, which OMP uses for OpenRouter unless
  *   PI_OPENROUTER_RESPONSES=0: @oh-my-pi/pi-ai `stream.ts`): a body with `input` and no
  *   `messages` carries Responses-shaped tools, judged by OpenAI's Responses rules
@@ -27,5 +28,5 @@ export function judgeOpenRouter(body: unknown, context: JudgeContext = {}): Judg
   const responses = typeof body === 'object' && body !== null && 'input' in body && !('messages' in body);
   const upstream = responses ? judgeOpenAIResponses(body) : judgeOpenAIChat(body);
   if (upstream.accepted) return upstream;
-  return refused(upstream.status, { error: { message: 'Provider returned error', code: upstream.status, metadata: { raw: upstream.body, provider_name: 'OpenAI' } } });
+  return refused(upstream.status, { error: { message: 'Provider returned error', code: upstream.status, metadata: { raw: JSON.stringify(JSON.parse(upstream.body), null, 2), provider_name: 'OpenAI' } } });
 }

@@ -83,6 +83,8 @@ describe('OpenAI', () => {
     expect(refusal(judgeRequest('openai-chat', chatBody(JSON.parse(JSON.stringify(open)), true))).body).toMatchObject({ error: { message: "Invalid schema for function 'seed_desk': In context=(), 'additionalProperties' is required to be supplied and to be false." } });
     const nestedOneOf = { ...STRICT_FLAT, properties: { ...STRICT_FLAT.properties, packets: { oneOf: [{ type: 'number' }, { type: 'null' }] } } };
     expect(refusal(judgeRequest('openai-chat', chatBody(nestedOneOf, true))).body).toMatchObject({ error: { message: "Invalid schema for function 'seed_desk': In context=('properties', 'packets'), 'oneOf' is not permitted." } });
+    const withDefault = { ...STRICT_FLAT, properties: { ...STRICT_FLAT.properties, packets: { type: 'number', default: 1 } } };
+    expect(refusal(judgeRequest('openai-responses', responsesBody(withDefault, true))).body).toMatchObject({ error: { message: "Invalid schema for function 'seed_desk': In context=('properties', 'packets'), 'default' is not permitted.", param: 'tools[0].parameters' } });
     expect(seedDeskToldEnough(onlyTool(judgeRequest('openai-responses', responsesBody(STRICT_FLAT, true))))).toEqual([]);
     // Without strict, optional fields are fine.
     expect(toldTools(judgeRequest('openai-responses', responsesBody(FLAT_SCHEMA, false)))).toHaveLength(1);
