@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Locator, type Page, type Route } from '@playwright/test';
-import { anthropicSse, CORS, OLLAMA, routeProvider, scriptProvider, sseChunk, sseOf, startModelServer, type ChatRequest, type ScriptedReply } from './modelProvider';
+import { anthropicSse, CORS, OLLAMA, providerKindOf, refusalOf, routeProvider, scriptProvider, sseChunk, sseOf, startModelServer, type ChatRequest, type ScriptedReply } from './modelProvider';
 import { expectDesk, grantAgent, openPlayground, openTool } from './support';
 
 /**
@@ -57,6 +57,9 @@ async function scriptHosted(page: Page, base: string, models: readonly string[],
     if (request.method() === 'OPTIONS') return route.fulfill({ status: 204, headers: { ...CORS, 'access-control-allow-headers': headers['access-control-request-headers'] ?? '*' } });
     if (request.url().endsWith('/models')) return route.fulfill({ status: 200, headers: { ...CORS, 'content-type': 'application/json' }, body: JSON.stringify({ object: 'list', data: models.map((id) => ({ id, object: 'model' })) }) });
     const body = request.postDataJSON() as Record<string, unknown>;
+    // As strict as the real provider: a body it would refuse gets its real answer, not the script.
+    const refusal = refusalOf(providerKindOf(base), body);
+    if (refusal) return route.fulfill({ status: refusal.status, headers: { ...CORS, 'content-type': 'application/json' }, body: refusal.body });
     chats.push(body);
     return route.fulfill({ status: 200, headers: { ...CORS, 'content-type': 'text/event-stream' }, body: sseOf(replies[chats.length - 1] ?? { text: 'No more script.' }, String(body['model'])) });
   });
@@ -231,6 +234,8 @@ test('an error result, as each API tells the model: an OpenAI-compatible tool me
   await page.route('https://api.anthropic.com/**', async (route) => {
     if (route.request().method() === 'OPTIONS') return route.fulfill({ status: 204, headers: { ...CORS, 'access-control-allow-headers': '*' } });
     const body = route.request().postDataJSON() as Record<string, unknown>;
+    const refusal = refusalOf('anthropic', body);
+    if (refusal) return route.fulfill({ status: refusal.status, headers: { ...CORS, 'content-type': 'application/json' }, body: refusal.body });
     anthropic.push(body);
     const scripted: ScriptedReply = anthropic.length === 1 ? { calls: [{ args: { op: 'dance' } }] } : { text: 'That op does not exist.' };
     return route.fulfill({ status: 200, headers: { ...CORS, 'content-type': 'text/event-stream' }, body: anthropicSse(scripted, String(body['model'])) });
