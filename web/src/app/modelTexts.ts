@@ -1,10 +1,20 @@
+/** The Real model section's sentences that are built from facts (an ending, a connection, a result). */
 import type { ToolResultMessage } from '@mariozechner/pi-ai';
 import type { LoopEnd, LoopEvent } from '../model/modelLoop';
 import type { ModelApi } from '../model/presets';
-import type { ToolCallOutcome } from '../protocol/messages';
-import type { ModelCallView } from './realModel.svelte';
+import type { ToolCallOutcome, ToolDetailsView } from '../protocol/messages';
 
-/** The Real model section's sentences that are built from facts (an ending, a connection, a result). */
+/** One tool call of a model's reply as the panel shows it (the page state keeps a list of these). */
+export interface ModelCallView {
+  readonly id: string;
+  readonly name: string;
+  readonly args: Record<string, unknown>;
+  /** The result's text as the model was sent it; `api` says whether that message can carry an error flag. */
+  readonly modelSaw: { readonly text: string; readonly isError: boolean; readonly api: ModelApi } | null;
+  readonly hostHas: { readonly stage: string; readonly details: ToolDetailsView | null; readonly approval: string | null } | null;
+  readonly failed: string | null;
+}
+
 
 export function resultView(outcome: ToolCallOutcome, modelSaw: ToolResultMessage | null, api: ModelApi): Partial<ModelCallView> {
   if (outcome.kind !== 'result') return { failed: outcome.kind === 'failed' ? outcome.text : 'The call did not finish.' };

@@ -5,21 +5,11 @@ import { originOf, PRESET_IDS, PRESETS, reachable, type ModelApi, type PresetId 
 import { DEFAULT_REPLY_TOKENS, listModels, loadProvider, modelStream, somethingAnswers, type ModelSettings } from '../model/providers';
 import type { ToolDetailsView } from '../protocol/messages';
 import { modelSetup, REMEMBERED_MODEL_KEY } from './modelConfigured.svelte';
-import { connectedText, endingText, errorText, parseJson, resultView, unrunText } from './modelTexts';
+import { connectedText, endingText, errorText, parseJson, resultView, unrunText, type ModelCallView } from './modelTexts';
 import { onePerPage } from './onePerPage';
 import type { Playground } from './playground.svelte';
 
 /** One tool call of the model's, as the page shows it: what it sent, what the model saw, what the host has. */
-export interface ModelCallView {
-  readonly id: string;
-  readonly name: string;
-  readonly args: Record<string, unknown>;
-  /** The result's text as the model was sent it; `api` says whether that message can carry an error flag. */
-  readonly modelSaw: { readonly text: string; readonly isError: boolean; readonly api: ModelApi } | null;
-  readonly hostHas: { readonly stage: string; readonly details: ToolDetailsView | null; readonly approval: string | null } | null;
-  readonly failed: string | null;
-}
-
 export interface ModelReplyView {
   readonly reply: number;
   /** The model's reasoning as it streamed (a reasoning model thinks before it answers). */
