@@ -32,24 +32,8 @@ export interface HostEntry {
   readonly [key: string]: unknown;
 }
 
-/** A node of `getTree()`: the entry, its children ordered by timestamp, its label if any. */
-export interface HostTreeNode {
-  readonly entry: HostEntry;
-  readonly children: HostTreeNode[];
-  readonly label?: string | undefined;
-}
-
 export interface HostSessionManager {
   getSessionId(): string;
-  /** The session file's path; undefined for a session kept in no file. */
-  getSessionFile(): string | undefined;
-  /** The session's header line (`type: "session"`, id, timestamp, cwd, …). */
-  getHeader(): { readonly type: string; readonly id: string } | null;
-  getLeafId(): string | null;
-  getLeafEntry(): HostEntry | undefined;
-  getEntry(id: string): HostEntry | undefined;
-  getLabel(id: string): string | undefined;
-  getTree(): HostTreeNode[];
   /** Root to leaf, header excluded; `[]` when the leaf is null. */
   getBranch(fromId?: string): HostEntry[];
   /** Every entry of the session in file order, all branches (the extension never needs it: see deskState.ts). */

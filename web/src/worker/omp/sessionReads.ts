@@ -1,7 +1,27 @@
 import { asEntryId } from '$domain/ids';
+import type { SessionHeader } from '$domain/journal/entry';
 import type { SessionJournal } from '$domain/journal/journal';
-import type { HostEntry, HostSessionManager, HostTreeNode } from '../../../../extension/ompApi';
+import type { HostEntry, HostSessionManager } from '../../../../extension/ompApi';
 import { withRefusals } from './apiRefusals';
+
+/** A node of `getTree()`: the entry, its children ordered by timestamp, its label if any. */
+export interface HostTreeNode {
+  readonly entry: HostEntry;
+  readonly children: HostTreeNode[];
+  readonly label: string | undefined;
+}
+
+/** The reads the page's host offers, beyond the slice Seed Desk declares (extension/ompApi.ts). */
+export interface PageSessionManager extends HostSessionManager {
+  /** The session file's path; undefined for a session kept in no file. */
+  getSessionFile(): string | undefined;
+  getHeader(): SessionHeader;
+  getLeafId(): string | null;
+  getLeafEntry(): HostEntry | undefined;
+  getEntry(id: string): HostEntry | undefined;
+  getLabel(id: string): string | undefined;
+  getTree(): HostTreeNode[];
+}
 
 /**
  * `ctx.sessionManager`: OMP's read-only session manager over the open journal, read fresh at each
@@ -9,7 +29,7 @@ import { withRefusals } from './apiRefusals';
  * `SessionManager` does (src/session/session-manager.ts); the reads a browser cannot answer (files,
  * directories, artifacts, blobs) throw their sentence from the API table.
  */
-export function sessionReads(current: () => SessionJournal): HostSessionManager {
+export function sessionReads(current: () => SessionJournal): PageSessionManager {
   const entries = () => current().entries() as readonly HostEntry[];
   return withRefusals('ctx.sessionManager', {
     getSessionId: () => current().sessionId,
@@ -41,7 +61,7 @@ function branchOf(journal: SessionJournal, fromId: string | undefined): HostEntr
  * children are sorted by timestamp (a stable sort, so equal times keep file order).
  */
 function treeOf(entries: readonly HostEntry[], journal: SessionJournal): HostTreeNode[] {
-  const nodes = new Map<string, { entry: HostEntry; children: HostTreeNode[]; label: string | undefined }>();
+  const nodes = new Map<string, HostTreeNode>();
   for (const entry of entries) nodes.set(entry.id, { entry, children: [], label: journal.labelOf(asEntryId(entry.id)) });
   const roots: HostTreeNode[] = [];
   for (const entry of entries) {
