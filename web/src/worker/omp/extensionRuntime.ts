@@ -1,6 +1,5 @@
 import type { BranchChangingEvent, CommandDefinition, ExtensionAPI, ExtensionContext, ToolDefinition } from '../../../../extension/ompApi';
-import { withRefusals } from './apiRefusals';
-import { API_SUPPORT, refusalOf } from './apiSupport';
+import { apiTableLoaded, isTableKey, refusalFor, withRefusals } from './apiRefusals';
 import { EventBus } from './eventBus';
 import { Invocation } from './invocation';
 import { runContext, type DialogAnswerer, type HostServices } from './runContext';
@@ -51,6 +50,7 @@ export class ExtensionRuntime {
   }
 
   static async load(factory: ExtensionFactory, host: HostServices, path = 'seed-desk.js', policy: RunPolicy | null = null): Promise<ExtensionRuntime> {
+    await apiTableLoaded();
     const runtime = new ExtensionRuntime(host, path, policy);
     await factory(runtime.api());
     runtime.loading = false;
@@ -95,14 +95,14 @@ export class ExtensionRuntime {
   }
 
   private noteUnused(key: string): void {
-    const sentence = refusalOf(key);
+    const sentence = refusalFor(key);
     if (sentence !== null) this.notActedOn.push(sentence);
   }
 
   /** A registration's fields that OMP declares and the page does not act on (a field OMP does not declare is ignored, as there). */
   private noteFields(prefix: 'tool' | 'command', definition: object): void {
     for (const field of Object.keys(definition)) {
-      const key = [`${prefix}.${field}`, `${prefix}.${field}()`].find((candidate) => candidate in API_SUPPORT);
+      const key = [`${prefix}.${field}`, `${prefix}.${field}()`].find(isTableKey);
       if (key !== undefined) this.noteUnused(key);
     }
   }
