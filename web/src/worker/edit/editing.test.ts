@@ -10,6 +10,7 @@ import 'fake-indexeddb/auto';
 import * as esbuild from 'esbuild-wasm';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { seededIdSource } from '$domain/ids';
+import { expectProviderShape } from '$domain/tool/providerShape.testkit';
 import { isConfirmAsked, type LineOutcome } from '../../protocol/messages';
 import { freshDatabases } from '../databases.testkit';
 import { PlaygroundHost } from '../playgroundHost';
@@ -104,8 +105,8 @@ describe('an edited extension in the host', { timeout: 30_000 }, () => {
     expect(await host.runEdited(edited, progress)).toMatchObject({ kind: 'running', extension: 'edited' });
     const offered = await host.modelTools();
     expect(offered.map((tool) => [tool.name, tool.description])).toEqual([['seed_desk', 'An edited seed desk.']]);
-    // The schema as the extension registers it: one branch per operation.
-    expect(offered[0]?.parameters).toHaveProperty('oneOf');
+    // The schema as the extension registers it: one object, op a string enum (issue 35).
+    expectProviderShape(offered[0]?.parameters as Record<string, unknown>);
 
     await host.useShipped();
     expect((await host.modelTools()).map((tool) => tool.description)).toEqual(shipped);
