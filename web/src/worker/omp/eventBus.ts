@@ -23,6 +23,11 @@ export class EventBus {
     }
   }
 
+  /** Removes every handler on every channel (OMP's `EventBus.clear`). */
+  clear(): void {
+    this.handlers.clear();
+  }
+
   on(channel: string, handler: BusHandler): () => void {
     const list = this.handlers.get(channel) ?? [];
     list.push(handler);

@@ -1,0 +1,92 @@
+import { NOTIFY_LEVELS, type ExtensionContext, type HostUI } from '../../../../extension/ompApi';
+import { answerWithoutAsking, valueOfAnswer, type UiRequest, type UiRequestBody } from '../../protocol/uiRequests';
+import { withRefusals } from './apiRefusals';
+import type { Invocation, Notice } from './invocation';
+import type { RunPolicy } from './runPolicy';
+import { sessionReads } from './sessionReads';
+import type { SessionJournal } from '$domain/journal/journal';
+
+/** What the runtime needs from the host around it. */
+export interface HostServices {
+  /** The open session's journal (it changes on switch, fork, import, reopen). */
+  currentJournal(): SessionJournal;
+  /** `appendEntry`: synchronous, as in the real host; the store is written right behind. */
+  appendCustom(customType: string, data: unknown): void;
+  hasUI(): boolean;
+  setStatus(key: string, text: string | undefined): void;
+  /** Every notify, for the event log (the invocation keeps its own too). */
+  notified(notice: Notice): void;
+  /** Every `pi.events.emit`, for the event log. */
+  emitted(channel: string, data: unknown): void;
+}
+
+/**
+ * How `ctx.ui` requests are answered: `page` asks the learner (the request stops the run until the
+ * page answers); `confirm-at-once` is a second client that has already said yes (the race's other
+ * action); `cancel` answers no at once (a request the page does not offer, from a tool).
+ */
+export type DialogAnswerer = 'page' | 'confirm-at-once' | 'cancel';
+
+/** What a run's `ctx` is made from: the host, the run it belongs to, who answers its dialogs, and whether it is a command's. */
+export interface ContextParts {
+  readonly host: HostServices;
+  readonly policy: RunPolicy | null;
+  readonly invocation: Invocation;
+  readonly answerer: DialogAnswerer;
+  /** A command handler's ctx carries OMP's session controls (ExtensionCommandContext). */
+  readonly command: boolean;
+}
+
+/** OMP's `getExtensionUISelectOptionLabel`: an option is a string or `{ label, description }`; the label is shown and returned. */
+function optionLabel(option: unknown): string {
+  if (typeof option === 'object' && option !== null && 'label' in option) return String(option.label);
+  return String(option);
+}
+
+/**
+ * A fresh `ctx` for one run of extension code. What works is built here; every other member of
+ * OMP's context, its `ui` and its session manager throws its sentence from the API table
+ * (apiSupport.ts) when called, so nothing an extension asks for silently does nothing.
+ */
+export function runContext({ host, policy, invocation, answerer, command }: ContextParts): ExtensionContext {
+  const hasUI = host.hasUI();
+  // Every request goes one way: the page is asked (the run waits), or the host answers at once.
+  const ask = (body: UiRequestBody): Promise<boolean | string | undefined> => {
+    // Random, so a request a replaced worker asked can never name one this worker asks.
+    const request = { ...body, id: `request-${crypto.randomUUID()}` } as UiRequest;
+    // The host's no-op UI (no interactive UI) answers at once: confirm false, select and input undefined.
+    if (!hasUI || answerer !== 'page') return Promise.resolve(valueOfAnswer(answerWithoutAsking(request, answerer === 'confirm-at-once' && hasUI)));
+    return new Promise((resume) => invocation.ask({ request, resume }));
+  };
+  const ui: HostUI = withRefusals('ctx.ui', {
+    confirm: async (title: string, message: string) => (await ask({ kind: 'confirm', title: String(title), message: String(message) })) === true,
+    select: async (title: string, options: readonly unknown[]) => {
+      const chosen = await ask({ kind: 'select', title: String(title), options: Array.isArray(options) ? options.map(optionLabel) : [] });
+      return typeof chosen === 'string' ? chosen : undefined;
+    },
+    input: async (title: string, placeholder?: string) => {
+      const typed = await ask({ kind: 'input', title: String(title), placeholder: placeholder === undefined ? null : String(placeholder) });
+      return typeof typed === 'string' ? typed : undefined;
+    },
+    notify: (message: string, type: unknown = 'info') => {
+      const text = String(message);
+      // Edited code may pass any level: one the host does not know is shown as info, not sent on unchecked.
+      const level = NOTIFY_LEVELS.find((known) => known === type) ?? 'info';
+      const notice: Notice = { level, text: policy?.notice(text) ?? text, shown: hasUI };
+      invocation.notices.push(notice);
+      host.notified(notice);
+    },
+    setStatus: (key: string, text: string | undefined) => host.setStatus(key, text),
+  });
+  const ctx = withRefusals('ctx', {
+    ui,
+    hasUI,
+    // The page answers dialogs as a client does in OMP's RPC mode; without UI it is a print-mode host.
+    mode: hasUI ? 'rpc' : 'print',
+    sessionManager: sessionReads(() => host.currentJournal()),
+    // The page's session has no model of its own: OMP's ctx.model is undefined then.
+    model: undefined,
+    isProjectTrusted: () => true,
+  });
+  return command ? withRefusals('commandCtx', ctx) : ctx;
+}
