@@ -9,6 +9,8 @@ import { isDeepStrictEqual } from 'node:util';
 import type { LessonScript } from './lessonScripts';
 import type { OpenedView } from './realScripts';
 import { declaredSteps, DECLARED, undeclaredInLessons } from './declared';
+import { assertDeclared, stepsOf, type Assertable, type DeclaredEvidence } from './declaredKit';
+import type { NotedTrace } from './hostNotes';
 import { Checks } from './report';
 import type { Script, StepTrace, Trace } from './script';
 
@@ -18,10 +20,10 @@ function readJson<T>(file: string): T {
   return JSON.parse(readFileSync(file, 'utf8')) as T;
 }
 
-/** Fields a page-only note may differ in: never compared. */
+/** Fields never compared: the page's own notices, the real host's notes (hostNotes.ts). */
 function compared(step: StepTrace | undefined): Omit<StepTrace, 'pageOnly'> | undefined {
   if (!step) return undefined;
-  const { pageOnly: _pageOnly, ...rest } = step;
+  const { pageOnly: _pageOnly, host: _host, ...rest } = step as StepTrace & { host?: unknown };
   return rest;
 }
 
@@ -84,12 +86,60 @@ async function guardCheck(checks: Checks): Promise<void> {
   });
 }
 
+/** The declared-step rule itself, on made-up declarations: no assertion, one that reads nothing of the real OMP, one that names no fact — each fails. */
+async function declaredGuardCheck(checks: Checks): Promise<void> {
+  await checks.run('declared steps: a declaration with no assertion, or one that reads nothing of the real OMP or names no fact, fails (the rule, on made-up declarations)', async () => {
+    const trace: NotedTrace = { script: 'made-up', omitted: [], steps: [{ step: 'x', dialog: null, said: [], outcome: { kind: 'none' }, status: '', appended: [], desk: { revision: 'r', ok: true, agentEnabled: false, quantities: {} }, branchDesk: [], hostFile: false, writeFailure: false }] };
+    const evidence: DeclaredEvidence = { page: stepsOf(trace, ['x'], 'x'), real: stepsOf(trace, ['x'], 'x'), oneFile: null };
+    const madeUp: [Assertable, string][] = [
+      [{ script: 'made-up', step: 'x' }, 'without an assertion'],
+      [{ script: 'made-up', step: 'x', assertReal: (given: DeclaredEvidence) => [`page: ${given.page.at[0]?.outcome.kind}`] }, 'read nothing of the real OMP'],
+      [{ script: 'made-up', step: 'x', assertReal: (given: DeclaredEvidence) => (given.real.at[0]?.outcome.kind ? [] : ['x']) }, 'named no fact'],
+      [{ script: 'made-up', step: 'x', oneFile: true, assertReal: (given: DeclaredEvidence) => [`${given.real.at[0]?.outcome.kind}`] }, 'one-file replay has no step'],
+    ];
+    const said: string[] = [];
+    for (const [declared, expected] of madeUp) {
+      try {
+        assertDeclared(declared, evidence);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (message.includes(expected)) {
+          said.push(message);
+          continue;
+        }
+        throw new Error(`the rule refused for another reason than "${expected}": ${message}`);
+      }
+      throw new Error(`the rule accepted a declaration it must refuse ("${expected}")`);
+    }
+    return said.join('\n');
+  });
+}
+
+/** Each declared step of a script: its assertion about the real OMP, on the traces of this run. */
+async function declaredChecks(checks: Checks, script: Script, out: string): Promise<void> {
+  const mine = DECLARED.filter((declared) => declared.script === script.name);
+  const oneFileTrace = `${out}/${script.name}.real-one-file.trace.json`;
+  for (const declared of mine) {
+    await checks.run(`declared: "${declared.step}" (${script.name}) asserts what OMP 18.2.3 does there: ${declared.real}`, async () => {
+      const labels = script.labels;
+      const page = readJson<NotedTrace>(`${out}/${script.name}.playground.trace.json`);
+      const real = readJson<NotedTrace>(`${out}/${script.name}.real.trace.json`);
+      const oneFile = declared.oneFile ? (existsSync(oneFileTrace) ? readJson<NotedTrace>(oneFileTrace) : null) : null;
+      if (declared.oneFile && !oneFile) throw new Error(`${oneFileTrace} is missing: the one-file replay did not run`);
+      const evidence: DeclaredEvidence = { page: stepsOf(page, labels, declared.step), real: stepsOf(real, labels, declared.step), oneFile: oneFile ? stepsOf(oneFile, labels, declared.step) : null };
+      return assertDeclared(declared, evidence).join('\n');
+    });
+  }
+}
+
 export async function compare(scripts: readonly Script[], out: string, importedView: ImportedView): Promise<void> {
   const checks = new Checks();
   const tallies: Tally[] = [];
   await guardCheck(checks);
+  await declaredGuardCheck(checks);
   await checks.run('differential: every declared difference belongs to a lesson step that says "in this page" and what the real OMP does', async () => {
     const problems = undeclaredInLessons();
+    for (const declared of DECLARED) if (!scripts.some((script) => script.name === declared.script)) problems.push(`${declared.script}/${declared.step}: no such script in this run, so its assertion would never run`);
     if (problems.length > 0) throw new Error(problems.join('\n'));
     return DECLARED.map((declared) => `${declared.script}/${declared.step}: ${declared.real}`).join('\n');
   });
@@ -128,6 +178,7 @@ export async function compare(scripts: readonly Script[], out: string, importedV
       const declaredNote = accepted.length > 0 ? `; ${accepted.length} differ at declared steps (${[...declared].join(', ')}), as the lesson says:\n${accepted.map((difference) => difference.text).join('\n')}` : '';
       return `${playground.steps.length - accepted.length} steps agree${lessonNote}${codes.length > 0 ? `; refusals met: ${codes.join(', ')}` : ''}${declaredNote}`;
     });
+    await declaredChecks(checks, script, out);
     await checks.run(`differential: the real host's session file for "${script.name}" imports into the playground at the state the real host reopens (or neither host has a file)`, async () => {
       const file = `${out}/${script.name}.real.jsonl`;
       if (!existsSync(file)) {

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { behaviourChecks } from './checks';
 import { lessonScripts } from './lessonScripts';
 import { loadHost } from './omp';
+import { oneFileReplays } from './oneFile';
 import { realDifferential } from './realScripts';
 import { Checks } from './report';
 import { loadScripts } from './script';
@@ -29,7 +30,11 @@ await checks.run('load: the built extension/dist/seed-desk.js imports under Bun 
 });
 if (!only || only === 'checks') await behaviourChecks(checks, { dir });
 mkdirSync(`${OUT}/diff`, { recursive: true });
-if (!only || only === 'diff') await realDifferential(checks, [...loadScripts(), ...(await lessonScripts())], `${OUT}/diff`, dir);
+if (!only || only === 'diff') {
+  const scripts = [...loadScripts(), ...(await lessonScripts())];
+  await realDifferential(checks, scripts, `${OUT}/diff`, dir);
+  await oneFileReplays(checks, scripts, `${OUT}/diff`, dir);
+}
 writeFileSync(`${OUT}/real.json`, JSON.stringify(checks.results, null, 2));
 // The host keeps timers (settings saves, telemetry) alive; the results are written, so leave.
 process.exit(checks.results.every((result) => result.ok) ? 0 : 1);

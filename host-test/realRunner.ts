@@ -3,11 +3,12 @@
  * traced in the shape playground.ts traces the worker host. Exits and reopens as the host does
  * (dispose, then `SessionManager.open` on the file if the host wrote one); nothing is forced to disk.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AgentStepper } from '../domain/agents/stepper';
-import type { HostEntry } from '../extension/ompApi';
 import { openSession, type ApprovalMode, type Harness, type UserPolicy } from './omp';
+import type { HostNote, NotedStep } from './hostNotes';
+import { branchPair, fileDeskLines, fileView } from './realFile';
 import { commandOutcome, deskView, isDesk, isUserMessage, newestOffBranch } from './realReads';
 import { driveAgent, Revisions, Seen } from './runnerKit';
 import { appendedName, describeStep, VALID_AFTER_CORRUPT, type Meanwhile, type Move, type Outcome, type Said, type Step, type StepTrace, type ToolStep } from './script';
@@ -108,7 +109,7 @@ export class RealRunner {
     said.push(...this.h.ui.said);
   }
 
-  async step(step: Step, label?: string): Promise<StepTrace> {
+  async step(step: Step, label?: string): Promise<NotedStep> {
     const h = this.h;
     const saidFrom = h.ui.said.length;
     const before = new Set(h.sm.getEntries().map((entry) => entry.id));
@@ -117,6 +118,7 @@ export class RealRunner {
     let outcome: Outcome = { kind: 'none' };
     let meanwhile: Outcome | undefined;
     let dialog: StepTrace['dialog'] = null;
+    let note: Partial<HostNote> = {};
     if ('command' in step) {
       const runs = h.commandRuns.length;
       const answerAtOnce = { on: false };
@@ -176,7 +178,10 @@ export class RealRunner {
       await h.session.newSession();
     } else if ('pageOnly' in step) {
       if (step.read === 'journal') outcome = { kind: 'journal', ...seedDeskLines(h) };
-      else if (step.read === 'other-branch') outcome = otherBranch(h);
+      else if (step.read === 'other-branch') {
+        outcome = { kind: 'other-branch', ...branchPair(h.sm) };
+        note = { file: await fileView(h.sm.getSessionFile(), this.scratch()) };
+      }
     } else if ('extension' in step) {
       // OMP loads an extension's module when a session starts; "Run my version" is that module
       // loaded into a new AgentSession on the same session manager (the session in memory, as it is).
@@ -187,7 +192,7 @@ export class RealRunner {
       }
       outcome = { kind: 'extension', running: this.running };
     } else if ('failNextWrite' in step) {
-      this.fault ??= new WriteFault(h.sm);
+      this.fault ??= await WriteFault.watch(h.sm);
       outcome = { kind: 'fault', armed: this.fault.arm() };
     } else {
       return this.twinTab(step, label);
@@ -195,7 +200,14 @@ export class RealRunner {
     if (!replaced) said.push(...h.ui.said.slice(saidFrom));
     const appended = this.h.sm.getEntries().filter((entry) => !before.has(entry.id)).flatMap((entry) => appendedName(entry) ?? []);
     this.note(this.h);
-    return this.trace(step, label, { dialog, said, outcome, appended, ...(meanwhile ? { meanwhile } : {}) });
+    return this.trace(step, label, { dialog, said, outcome, appended, ...(meanwhile ? { meanwhile } : {}) }, note);
+  }
+
+  private scratchDir: string | null = null;
+  /** A folder for copies of the session file read as another process would. */
+  private scratch(): string {
+    this.scratchDir ??= this.dir('file-reads');
+    return this.scratchDir;
   }
 
   private variantFile: string | null = null;
@@ -212,11 +224,13 @@ export class RealRunner {
    * Another tab: another host process on the same session file, standing before the last
    * reservation. Without a file (no assistant message yet) it finds nothing and starts a new session.
    */
-  private async twinTab(step: Extract<Step, { twinTab: unknown }>, label?: string): Promise<StepTrace> {
+  private async twinTab(step: Extract<Step, { twinTab: unknown }>, label?: string): Promise<NotedStep> {
     const h = this.h;
     const file = h.sm.getSessionFile();
     const found = file !== undefined && existsSync(file);
     const twin = await openSession({ dir: this.dir(`twin-${++this.twins}`), ...(found ? { file } : {}), approvalMode: this.mode, policy: this.policy });
+    let seen: Pick<StepTrace, 'dialog' | 'said' | 'outcome' | 'appended'>;
+    let twinNote: HostNote['twin'];
     try {
       const twinBefore = new Set(twin.sm.getEntries().map((entry) => entry.id));
       const last = [...twin.sm.getBranch()].reverse().find(isDesk);
@@ -228,20 +242,27 @@ export class RealRunner {
       const dialog = asked ? { title: asked.title, message: asked.message } : null;
       const outcome = commandOutcome(twin.commandRuns.slice(runs).at(-1));
       this.desks.add(twin.deskEntries().map((entry) => entry.id));
+      this.sessions.add([twin.sm.getSessionId()]);
       // What the twin appended, in its file order (this host never sees it: no tab sync here).
       const appended = twin.sm.getEntries().filter((entry) => !twinBefore.has(entry.id)).flatMap((entry) => appendedName(entry) ?? []);
-      this.note(h);
-      return this.trace(step, label, { dialog, said: [...twin.ui.said], outcome, appended });
+      // The other tab's own Compare: its branch, and the newest seed desk entry off it.
+      twinNote = { found, sameSession: twin.sm.getSessionId() === h.sm.getSessionId(), view: branchPair(twin.sm) };
+      seen = { dialog, said: [...twin.ui.said], outcome, appended };
     } finally {
       await twin.close();
     }
+    this.note(h);
+    // What the file holds once the other process has gone (null: neither wrote one).
+    return this.trace(step, label, seen, { twin: twinNote, file: await fileView(file, this.scratch()) });
   }
 
-  private async trace(step: Step, label: string | undefined, seen: Observed): Promise<StepTrace> {
+  private async trace(step: Step, label: string | undefined, seen: Observed, note: Partial<HostNote> = {}): Promise<NotedStep> {
     const h = this.h;
     const branchDesk = h.sm.getBranch().filter(isDesk).map((entry) => entry['data']);
     const file = h.sm.getSessionFile();
-    return { step: describeStep(step, label), ...seen, status: h.status(), desk: deskView(h), branchDesk, hostFile: file !== undefined && existsSync(file), writeFailure: await writeLatched(h.sm) };
+    const persistence = this.fault ? { persistence: { reported: [...this.fault.reported()], logged: [...this.fault.logLines()] } } : {};
+    const host: HostNote = { fileDeskLines: fileDeskLines(file), ...persistence, ...note };
+    return { step: describeStep(step, label), ...seen, status: h.status(), desk: deskView(h), branchDesk, hostFile: file !== undefined && existsSync(file), writeFailure: await writeLatched(h.sm), host };
   }
 
   private setApproval(mode: ApprovalMode, policy: UserPolicy | null): void {
@@ -266,14 +287,5 @@ export class RealRunner {
  */
 function seedDeskLines(h: Harness): { readonly seedDeskLines: number; readonly inFile: number | null } {
   const lines = (text: string) => text.split('\n').filter((line) => line.includes(`"customType":"${DESK}"`)).length;
-  const file = h.sm.getSessionFile();
-  const inFile = file && existsSync(file) ? lines(readFileSync(file, 'utf8')) : null;
-  return { seedDeskLines: lines(h.sm.getEntries().map((entry) => JSON.stringify(entry)).join('\n')), inFile };
-}
-
-/** The Compare panel's two desks, each rebuilt from its own branch (`getBranch(id)`). */
-function otherBranch(h: Harness): Outcome {
-  const newestData = (entries: readonly HostEntry[]) => entries.filter(isDesk).at(-1)?.['data'] ?? null;
-  const other = newestOffBranch(h);
-  return { kind: 'other-branch', here: newestData(h.sm.getBranch()), other: other ? newestData(h.sm.getBranch(other.entry.id)) : null };
+  return { seedDeskLines: lines(h.sm.getEntries().map((entry) => JSON.stringify(entry)).join('\n')), inFile: fileDeskLines(h.sm.getSessionFile()) };
 }
