@@ -58,7 +58,7 @@ export async function measureFirstInteraction(browser: Browser, url: string): Pr
 const NOTE_USABLE = `(() => {
   const usable = () => /^Step \\d+: /.test(document.getElementById('step-title')?.textContent ?? '')
     && document.querySelector('label.command-line input') !== null
-    && document.querySelector('table[aria-label="Seed desk"]') !== null;
+    && [...document.querySelectorAll('table > caption')].some((caption) => caption.textContent.trim() === 'Seed desk');
   new MutationObserver((_, observer) => {
     if (!usable()) return;
     window.__usableAt = performance.now();
@@ -201,7 +201,7 @@ async function main(): Promise<void> {
     ['address', 'total', 'scripts', 'lesson chunks', 'largest'],
     [
       ...results.map(({ name, result }) => [name, kib(result.bytes), String(result.scripts.length), lessonChunks(result).join(', ') || '—', largest(result, 4)]),
-      [`${STEP.name}: fetched after, as the Code tab fills in`, kib(step.after.bytes), String(step.after.scripts.length), lessonChunks(step.after).join(', ') || '—', largest(step.after, 4)],
+      [`${STEP.name}: fetched after, as the Tools tabs fill in`, kib(step.after.bytes), String(step.after.scripts.length), lessonChunks(step.after).join(', ') || '—', largest(step.after, 4)],
     ],
   );
   const figures: Figure[] = results.map(({ name, result }) => ({
@@ -211,7 +211,7 @@ async function main(): Promise<void> {
     target: `≤ ${kib(FIRST_INTERACTION_BUDGET)}`,
     met: result.bytes <= FIRST_INTERACTION_BUDGET,
   }));
-  figures.push({ issue: 38, measure: `${STEP.name}: JavaScript the Code tab fetches after the step is usable, gzip (for information)`, value: kib(step.after.bytes), target: '', met: null });
+  figures.push({ issue: 38, measure: `${STEP.name}: JavaScript fetched after the step is usable, as the Tools tabs fill in (the Code tab, its sources, the Tool call tab), gzip (for information)`, value: kib(step.after.bytes), target: '', met: null });
   // What the step needs comes first: none of the Code tab's chunks before the step is usable.
   const codeEarly = step.usable.scripts.filter((script) => /CodeTab|extension-source|CodeView/.test(script.path)).length;
   const codeAfter = step.after.scripts.filter((script) => /CodeTab|extension-source|CodeView/.test(script.path)).length;
