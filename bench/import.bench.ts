@@ -57,7 +57,7 @@ function hostOpen(file: string, home: string): { first: number; again: number[] 
 }
 
 async function storeSteps(page: Page): Promise<ImportStepTimes[]> {
-  await page.goto(`${STORE_BENCH_URL}?bench=import`);
+  await page.goto(`${STORE_BENCH_URL}?bench=import${rounds(0, 1) === 1 ? '&quick' : ''}`);
   await page.waitForFunction(() => {
     const w = window as unknown as { __benchResult?: unknown; __benchError?: string };
     if (w.__benchError) throw new Error(w.__benchError);
