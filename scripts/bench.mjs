@@ -62,10 +62,12 @@ function runPart(part) {
   });
 }
 
-/** The error's own sentence, not the stack under it. */
+/** The error's own sentence, not the stack under it nor Node's lines around it. */
 function firstError(lines) {
-  const error = lines.find((line) => /(Error|error):/.test(line) && !/^\s+at /.test(line));
-  return error?.trim().replace(/^.*?(\w*Error): /, '$1: ').slice(0, 300) ?? lines.at(-1)?.trim().slice(0, 300) ?? '';
+  const noise = /^\s+at |^Node\.js v|^node:internal|triggerUncaughtException|^\s*\^\s*$|^=+|^\s*(log|name):|^\s*[{}\]]/;
+  const told = lines.filter((line) => !noise.test(line));
+  const error = told.find((line) => /(Error|error):|^\s*[\w.]+: .*(Timeout|exceeded|failed|closed)/.test(line)) ?? told[0];
+  return error?.trim().replace(/^.*?(\w*Error): /, '$1: ').slice(0, 300) ?? '';
 }
 
 rmSync('bench-results', { recursive: true, force: true });
