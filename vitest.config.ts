@@ -33,7 +33,7 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['domain/**/*.test.ts', 'lessons/**/*.test.ts', 'web/src/**/*.test.ts', 'scripts/**/*.test.ts', 'docs/**/*.test.ts'],
+    include: ['domain/**/*.test.ts', 'providers/**/*.test.ts', 'lessons/**/*.test.ts', 'web/src/**/*.test.ts', 'scripts/**/*.test.ts', 'docs/**/*.test.ts'],
     environment: 'node',
     reporters: ['default'],
   },

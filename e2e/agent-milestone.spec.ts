@@ -62,6 +62,28 @@ test('malformed arguments are a host validation error; with the schema check ski
   await expect(toolDetails(page)).toContainText('"code": "invalid-quantity"');
 });
 
+test('a field the op needs passes the flat schema and is stopped by the tool\'s own check, whose text names it; nothing changes', async ({ page }) => {
+  await grantAgent(page);
+  await callTool(page, { op: 'query' });
+  const revision = await latestRevision(page);
+  const before = await journalLineCount(page);
+  await callTool(page, { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1 });
+  await expect(toolText(page)).toHaveText('seed_desk act is missing expectedRevision: act needs action, id, packets and expectedRevision, nothing else. Nothing was changed.');
+  // Not the host's validation: the seed desk tool's own code threw, so the result is an error without details.
+  await expect(page.getByText('host validation error')).toBeHidden();
+  await expect(page.getByText('isError: true')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Rendered result' })).toHaveText('✗ an error from the tool');
+  await expect(toolDetails(page)).toContainText('(none: a thrown or blocked call has no details)');
+  // A toolCall and its toolResult, no seed desk entry; the desk is as it was.
+  await expect.poll(() => journalLineCount(page)).toBe(before + 2);
+  await expectDesk(page, 'bean-scarlet', 5, 0);
+
+  await callTool(page, { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: revision });
+  await expect(toolText(page)).toContainText('Reserved 1 bean-scarlet.');
+  await callTool(page, { op: 'discover', id: 'bean-scarlet' });
+  await expect(toolText(page)).toHaveText('seed_desk discover does not take id: discover takes no other field. Nothing was changed.');
+});
+
 test('host approval prompt: Approve lets the call through, Deny blocks it as a tool error', async ({ page }) => {
   await grantAgent(page);
   await openTool(page, 'Tool call');

@@ -53,7 +53,7 @@ test('a reload restores reservations and revision, and a navigation without an a
   const revision = await revisionText(page);
   await branchFromItem(page, 'morning');
   await expectDesk(page, 'marigold-french', 3, 0);
-  await expect(page.getByRole('note').filter({ hasText: 'returns to the last appended entry' })).toBeVisible();
+  await expect(page.getByRole('note').filter({ hasText: 'a reload appends nothing and returns to the last appended entry' })).toBeVisible();
   await page.reload();
   await expectDesk(page, 'marigold-french', 2, 1);
   await expect(page.getByLabel('Revision', { exact: true })).toHaveText(revision);

@@ -81,10 +81,14 @@ test('typed back to exactly the shipped text, "Run my version" runs the shipped 
   await replaceInEditor(page, { file: COMMAND, find: NO_RE_READ, replace: RE_READ });
   await expect(codePanel(page).getByRole('button', { name: 'Discard my edits' })).toBeDisabled();
   await runMyVersion(page);
-  await expect(yourVersion(page)).toContainText('Your edited extension runs now');
-  await expect(statusLine(page)).toContainText('your edited extension');
+  // Issue 36: an unchanged text is said as what it is, never "your edited extension".
+  await expect(yourVersion(page)).toContainText('your change made its text the same as the shipped files');
+  await expect(statusLine(page)).toContainText('your version (the shipped text)');
+  await expect(statusLine(page)).not.toContainText('your edited extension');
+  await expect(codePanel(page)).toContainText('Running: your version (the shipped text)');
   await race(page, 1);
   await expect(output(page)).toContainText('Refused (stale-revision)');
+  await expect(output(page).getByRole('listitem').filter({ hasText: 'stale-revision' }).last()).toContainText('your version (the shipped text)');
   await expectDesk(page, 'bean-scarlet', 3, 2);
 });
 

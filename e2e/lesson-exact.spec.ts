@@ -276,12 +276,12 @@ test('persistence gate and presentation limits: each note has a step that shows 
   await expect(page.getByRole('region', { name: 'Explanation' })).toContainText('no fsync');
   await expect(checkpoint(page)).toHaveText(REACHED);
 
-  // renderResult: presentation only; details may never reach the model (lesson 2, step 6).
+  // renderResult: presentation only; do not assume the details reach the model (lesson 2, step 6).
   await page.goto('/#/lesson/2/step/6');
   await expect(page.getByRole('heading', { name: /What a picture of the result is not/ })).toBeVisible();
   await callTool(page, { op: 'inspect', id: 'marigold-french' });
   await expect(page.getByRole('region', { name: 'Rendered result' })).toContainText('✓ inspect');
-  await expect(page.getByText('A host may never pass these to the model')).toBeVisible();
+  await expect(page.getByText('Do not assume these reach the model')).toBeVisible();
   await expect(checkpoint(page)).toHaveText(REACHED);
 
   // Approval gates stop tool calls, not other extension code (lesson 4, step 3).
@@ -309,4 +309,5 @@ test('the closing question keeps its answer until Yes or No is picked, then expl
   await expect(explanation).toBeVisible();
   await expect(explanation).toContainText('the answer is no');
   await expect(explanation).toContainText('authoritative');
+  await expect(explanation).toContainText('a durable identity for each request');
 });

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page, Route } from '@playwright/test';
+import { judgeRequest, type ProviderKind } from '../providers';
 
 /**
  * A scripted model provider for the Real model tests: `page.route` answers the OpenAI-compatible
@@ -28,14 +29,52 @@ export interface ChatRequest {
   readonly stream?: boolean;
 }
 
-export type ScriptedReply =
-  | { readonly text: string }
-  | { readonly calls: readonly { readonly name?: string; readonly args: Record<string, unknown> }[]; readonly text?: string };
+/**
+ * How a reply streams beyond its text and calls. `thinking`: a reasoning model's thoughts, sent
+ * first, in the delta field real servers use: llama.cpp and LM Studio `reasoning_content`, Ollama
+ * `reasoning` (pi-ai 0.73.1 reads `reasoning_content`, `reasoning`, `reasoning_text`, the first that
+ * is non-empty). `endsFor: 'length'`: the reply reaches its token cap, so the last call's arguments
+ * stop half-way and `finish_reason` is "length" (OpenAI's chat completions; pi-ai maps it to
+ * stopReason "length").
+ */
+export interface ReplyStreaming {
+  readonly thinking?: string;
+  readonly reasoningField?: 'reasoning_content' | 'reasoning';
+  readonly endsFor?: 'length';
+}
+
+export type ScriptedReply = ReplyStreaming &
+  ({ readonly text: string } | { readonly calls: readonly { readonly name?: string; readonly args: Record<string, unknown> }[]; readonly text?: string });
 
 /** Chooses the reply to a request; it may wait (for what the test does on the page meanwhile) before answering. */
 export type Script = (request: ChatRequest, index: number) => ScriptedReply | Promise<ScriptedReply>;
 
 export const OLLAMA = 'http://localhost:11434/v1';
+
+/**
+ * Which real provider a scripted one stands for, by the address the page calls: the presets'
+ * own (`web/src/model/presets.ts`); any other server is judged by OpenAI's reference rules.
+ */
+export function providerKindOf(base: string): ProviderKind {
+  const { hostname, port } = new URL(base);
+  if (hostname === 'api.openai.com') return 'openai-chat';
+  if (hostname === 'openrouter.ai') return 'openrouter';
+  if (hostname === 'api.anthropic.com') return 'anthropic';
+  if (hostname === 'localhost' && port === '11434') return 'ollama-openai';
+  if (hostname === 'localhost' && port === '1234') return 'lmstudio';
+  if (hostname === 'localhost' && port === '8080') return 'llamacpp';
+  return 'openai-chat';
+}
+
+/**
+ * A scripted provider is as strict as the real one (issue 35): each request is judged by the
+ * provider's published rules (`providers/`) before any script sees it, and a body the real one
+ * refuses gets its real status and error body, so the test fails as the real request would.
+ */
+export function refusalOf(kind: ProviderKind, body: unknown): { status: number; body: string } | null {
+  const judgement = judgeRequest(kind, body);
+  return judgement.accepted ? null : { status: judgement.status, body: judgement.body };
+}
 
 let callCounter = 0;
 
@@ -48,18 +87,22 @@ export function sseChunk(delta: Record<string, unknown>, finish: string | null =
 export function sseParts(reply: ScriptedReply, model = 'scripted'): string[] {
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) => sseChunk(delta, finish, model);
   const parts: string[] = [chunk({ role: 'assistant', content: '' })];
+  for (const piece of reply.thinking?.match(/.{1,12}/gs) ?? []) parts.push(chunk({ [reply.reasoningField ?? 'reasoning_content']: piece }));
   const text = 'text' in reply && reply.text ? reply.text : '';
   for (const piece of text.match(/.{1,12}/gs) ?? []) parts.push(chunk({ content: piece }));
+  const cut = reply.endsFor === 'length';
   if ('calls' in reply) {
     reply.calls.forEach((call, index) => {
       callCounter += 1;
-      const json = JSON.stringify(call.args);
+      const whole = JSON.stringify(call.args);
+      // Cut at the cap: the last call's arguments end half-way, as the tokens ran out.
+      const json = cut && index === reply.calls.length - 1 ? whole.slice(0, Math.ceil(whole.length / 2)) : whole;
       parts.push(chunk({ tool_calls: [{ index, id: `call_scripted_${callCounter}`, type: 'function', function: { name: call.name ?? 'seed_desk', arguments: '' } }] }));
       for (const piece of json.match(/.{1,16}/gs) ?? []) parts.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
     });
-    parts.push(chunk({}, 'tool_calls'));
+    parts.push(chunk({}, cut ? 'length' : 'tool_calls'));
   } else {
-    parts.push(chunk({}, 'stop'));
+    parts.push(chunk({}, cut ? 'length' : 'stop'));
   }
   parts.push('data: [DONE]\n\n');
   return parts;
@@ -68,6 +111,37 @@ export function sseParts(reply: ScriptedReply, model = 'scripted'): string[] {
 /** The SSE body of one streamed chat completion. */
 export function sseOf(reply: ScriptedReply, model = 'scripted'): string {
   return sseParts(reply, model).join('');
+}
+
+/**
+ * The body of one streamed Anthropic Messages reply (docs.anthropic.com, "Streaming Messages"):
+ * `message_start`, a `content_block_start` / `_delta` / `_stop` for the text and for each `tool_use`
+ * (its input as `input_json_delta` pieces), `message_delta` with the stop reason ("tool_use",
+ * "end_turn", or "max_tokens" for a reply cut at its cap, which pi-ai maps to stopReason "length").
+ */
+export function anthropicSse(reply: ScriptedReply, model = 'scripted'): string {
+  const event = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+  const parts = [event('message_start', { message: { id: 'msg_scripted', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } })];
+  let index = 0;
+  const text = 'text' in reply && reply.text ? reply.text : '';
+  if (text !== '') {
+    parts.push(event('content_block_start', { index, content_block: { type: 'text', text: '' } }));
+    for (const piece of text.match(/.{1,12}/gs) ?? []) parts.push(event('content_block_delta', { index, delta: { type: 'text_delta', text: piece } }));
+    parts.push(event('content_block_stop', { index }));
+    index += 1;
+  }
+  const calls = 'calls' in reply ? reply.calls : [];
+  for (const call of calls) {
+    callCounter += 1;
+    parts.push(event('content_block_start', { index, content_block: { type: 'tool_use', id: `toolu_scripted_${callCounter}`, name: call.name ?? 'seed_desk', input: {} } }));
+    for (const piece of JSON.stringify(call.args).match(/.{1,16}/gs) ?? []) parts.push(event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } }));
+    parts.push(event('content_block_stop', { index }));
+    index += 1;
+  }
+  const stop = reply.endsFor === 'length' ? 'max_tokens' : calls.length > 0 ? 'tool_use' : 'end_turn';
+  parts.push(event('message_delta', { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 20 } }));
+  parts.push(event('message_stop', {}));
+  return parts.join('');
 }
 
 export const CORS = { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-allow-methods': 'GET, POST, OPTIONS' };
@@ -81,6 +155,8 @@ export async function scriptProvider(page: Page, script: Script, base = OLLAMA, 
     if (request.url().endsWith('/models')) return route.fulfill({ status: 200, headers: { ...CORS, 'content-type': 'application/json' }, body: JSON.stringify({ object: 'list', data: models.map((id) => ({ id, object: 'model' })) }) });
     const body = request.postDataJSON() as ChatRequest;
     requests.push(body);
+    const refusal = refusalOf(providerKindOf(base), body);
+    if (refusal) return route.fulfill({ status: refusal.status, headers: { ...CORS, 'content-type': 'application/json' }, body: refusal.body });
     const reply = await script(body, requests.length - 1);
     return route.fulfill({ status: 200, headers: { ...CORS, 'content-type': 'text/event-stream' }, body: sseOf(reply, body.model) });
   });
@@ -133,10 +209,10 @@ export type ServerScript = (request: ChatRequest, index: number, res: ServerResp
 
 /**
  * Starts an OpenAI-compatible server on 127.0.0.1 (a free port) that answers CORS and `GET /models`
- * itself and gives each chat request to `script`. With `cors: false` it answers as Ollama does an
+ * itself and gives each chat request to `script`, once `kind`'s rules accept it (OpenAI's by default). With `cors: false` it answers as Ollama does an
  * origin it was not told to allow: 403 to the preflight, and no CORS header on anything.
  */
-export async function startModelServer(script: ServerScript, { models = ['scripted'], cors: allowCors = true }: { models?: string[]; cors?: boolean } = {}): Promise<ModelServer> {
+export async function startModelServer(script: ServerScript, { models = ['scripted'], cors: allowCors = true, kind = 'openai-chat' }: { models?: string[]; cors?: boolean; kind?: ProviderKind } = {}): Promise<ModelServer> {
   const requests: ChatRequest[] = [];
   const hangups: { promise: Promise<void>; resolve: () => void }[] = [];
   const hangup = (index: number) => {
@@ -170,6 +246,8 @@ export async function startModelServer(script: ServerScript, { models = ['script
       requests.push(body);
       const index = requests.length - 1;
       res.on('close', () => hangup(index).resolve());
+      const refusal = refusalOf(kind, body);
+      if (refusal) return void res.writeHead(refusal.status, { ...cors, 'content-type': 'application/json' }).end(refusal.body);
       res.writeHead(200, { ...cors, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       res.flushHeaders();
       void script(body, index, res);

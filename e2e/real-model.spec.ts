@@ -99,10 +99,10 @@ test('a careful scripted model queries, then reserves with the revision it read;
   expect(sent).not.toContain('details');
   // The act carried the revision the query's text gave the model.
   expect(JSON.stringify(requests[2]?.messages)).toContain(`\\"expectedRevision\\":\\"${revision}\\"`);
-  // What the provider was told about seed_desk: the schema as the extension registers it, one branch per operation.
+  // What the provider was told about seed_desk: the schema as the extension registers it, one object whose op is a string enum.
   await page.getByText('The tools as Ollama (this computer) was sent them').click();
   await expect(page.getByRole('region', { name: 'Tools as sent' })).toContainText('"name": "seed_desk"');
-  await expect(page.getByRole('region', { name: 'Tools as sent' })).toContainText('"oneOf"');
+  await expect(page.getByRole('region', { name: 'Tools as sent' })).toContainText('"enum": [');
 });
 
 test('the Real model section with a finished conversation passes axe (light), and its contrast in dark', async ({ page }) => {
@@ -297,6 +297,7 @@ const FAILURES: readonly {
   readonly connection?: Connection;
   readonly answer: (route: Route) => Promise<void>;
   readonly says: readonly (string | RegExp)[];
+  readonly saysNot?: readonly string[];
   /** A request that got no answer is followed by an opaque probe of the base URL (no server, or CORS?). */
   readonly probes?: boolean;
 }[] = [
@@ -331,6 +332,49 @@ const FAILURES: readonly {
     says: ['The model "gemma:2b" does not support tool calls', 'pick a model that does'],
   },
   {
+    name: 'no LM Studio server at the address',
+    connection: { provider: 'LM Studio (this computer)' },
+    answer: (route) => route.abort('connectionrefused'),
+    says: ['Is the LM Studio server running?', '`lms server start --cors`'],
+    probes: true,
+  },
+  // The real error bodies of a tool schema without a root object (issue 35): each sentence quotes the
+  // provider and names no other provider to try (each would refuse it, or drop it, the same way).
+  {
+    name: 'OpenAI refuses a tool schema with no root object (its real 400)',
+    connection: { provider: 'OpenAI', model: 'gpt-4o-mini', apiKey: 'sk-test-4242' },
+    answer: (route) =>
+      fulfilJson(route, 400, {
+        error: { message: `Invalid schema for function 'seed_desk': schema must be a JSON Schema of 'type: "object"', got 'type: "None"'.`, type: 'invalid_request_error', param: 'tools[0].function.parameters', code: 'invalid_function_parameters' },
+      }),
+    says: [`OpenAI refused a tool's parameter schema ("schema must be a JSON Schema of 'type: "object"'"): its root must be one object ("type": "object")`, '"Back to the shipped extension"'],
+    saysNot: ['local server', 'Ollama', 'LM Studio'],
+  },
+  {
+    name: 'LM Studio refuses a tool schema with no root object (its real 400)',
+    connection: { provider: 'LM Studio (this computer)' },
+    answer: (route) =>
+      fulfilJson(route, 400, {
+        error: JSON.stringify([{ code: 'invalid_union_discriminator', options: ['object'], path: [0, 'function', 'parameters', 'type'], message: "Invalid discriminator value. Expected 'object'" }], null, 2),
+      }),
+    says: [`LM Studio (this computer) refused a tool's parameter schema ("invalid_union_discriminator … Expected 'object'")`, 'its root must be one object'],
+    saysNot: ['local server', 'Ollama', 'OpenAI'],
+  },
+  {
+    name: 'Anthropic refuses a root oneOf (its real 400)',
+    connection: { provider: 'Anthropic', model: 'claude-sonnet-4-5', apiKey: 'sk-ant-test-4242' },
+    answer: (route) => fulfilJson(route, 400, { type: 'error', error: { type: 'invalid_request_error', message: 'tools.0.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level' } }),
+    says: ['Anthropic refused a tool\'s parameter schema ("input_schema does not support oneOf, allOf, or anyOf at the top level"): its root may not be a oneOf, anyOf or allOf'],
+    saysNot: ['does not support tool calls', 'local server', 'Ollama'],
+  },
+  {
+    name: 'OpenRouter has no endpoint with tools for the model (its real 404: a model without tools, not an unknown one)',
+    connection: { provider: 'OpenRouter', model: 'deepseek/deepseek-r1:free', apiKey: 'sk-or-test-4242' },
+    answer: (route) => fulfilJson(route, 404, { error: { message: 'No endpoints found that support tool use. To learn more about provider routing, visit: https://openrouter.ai/docs/provider-routing', code: 404 } }),
+    says: ['OpenRouter has no endpoint that serves "deepseek/deepseek-r1:free" with tool calls', 'pick a model that takes tools'],
+    saysNot: ['does not know the model'],
+  },
+  {
     name: 'rate limited (429)',
     connection: { provider: 'OpenAI', model: 'gpt-4o-mini', apiKey: 'sk-test-4242' },
     answer: (route) => fulfilJson(route, 429, { error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } }),
@@ -343,7 +387,12 @@ function fulfilJson(route: Route, status: number, body: unknown): Promise<void> 
   return route.fulfill({ status, headers: { ...CORS, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 }
 
-const BASES: Readonly<Record<string, string>> = { OpenAI: 'https://api.openai.com/v1', OpenRouter: 'https://openrouter.ai/api/v1' };
+const BASES: Readonly<Record<string, string>> = {
+  OpenAI: 'https://api.openai.com/v1',
+  OpenRouter: 'https://openrouter.ai/api/v1',
+  Anthropic: 'https://api.anthropic.com',
+  'LM Studio (this computer)': 'http://localhost:1234/v1',
+};
 
 for (const failure of FAILURES) {
   test(`a failure says what to do: ${failure.name}`, async ({ page }) => {
@@ -353,7 +402,8 @@ for (const failure of FAILURES) {
     await setUpModel(page, failure.connection);
     await ask(page);
     for (const words of failure.says) await expect(endedBadly(page)).toContainText(words);
-    expect(seen.some((line) => line.includes('/chat/completions'))).toBe(true);
+    for (const words of failure.saysNot ?? []) await expect(endedBadly(page)).not.toContainText(words);
+    expect(seen.some((line) => line.includes('/chat/completions') || line.includes('/v1/messages'))).toBe(true);
     // One request, no retry (maxRetries 0).
     expect(seen.filter((line) => line.startsWith('POST'))).toHaveLength(1);
     expect(seen.includes(`GET ${base}`)).toBe(failure.probes === true);
@@ -363,16 +413,17 @@ for (const failure of FAILURES) {
 
 // page.route cannot show this one: Playwright adds CORS headers to every answer it fulfils (and
 // answers preflights itself), so the browser never refuses a routed call. A real server does not.
-test('a failure says what to do: the browser refuses the cross-origin call (Ollama without OLLAMA_ORIGINS)', async ({ page }) => {
+// This page is on 127.0.0.1, an origin Ollama allows by itself: a refusal here is not Ollama's
+// missing OLLAMA_ORIGINS (that is for a copy served from elsewhere: e2e/model-panel.spec.ts).
+test('a failure says what to do: the browser refuses the cross-origin call from a page on this computer (not Ollama\'s doing)', async ({ page }) => {
   const server = await startModelServer((_request, _index, res) => void res.end(sseParts({ text: 'This answer must not be read.' }).join('')), { cors: false });
   try {
     await openPlayground(page);
     await setUpModel(page, { baseUrl: server.baseUrl });
     await ask(page);
-    await expect(endedBadly(page)).toContainText("Ollama refused this page's origin");
-    const origin = new URL(page.url()).origin;
-    await expect(endedBadly(page)).toContainText(`restart it with OLLAMA_ORIGINS=${origin}`);
-    await expect(endedBadly(page)).toContainText(`OLLAMA_ORIGINS=${origin} ollama serve`);
+    await expect(endedBadly(page)).toHaveText(
+      "Something at this address refused this page's origin, though Ollama itself accepts any page on localhost or 127.0.0.1: check that it is Ollama listening there, not another server or a proxy in front of it.",
+    );
     // The browser stopped at the preflight: no chat request reached the server.
     expect(server.requests).toHaveLength(0);
   } finally {

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { confirmDialog, expectDesk, grantAgent, openPlayground, openTool } from './support';
+import { callTool, confirmDialog, expectDesk, grantAgent, latestRevision, openPlayground, openTool } from './support';
 
 const transcript = (page: Page) => page.getByRole('list', { name: 'Agent transcript' });
 
@@ -51,4 +51,48 @@ test('the careful agent meets a stale revision when the human changes the desk b
   await expect(transcript(page)).toContainText('Refused (stale-revision)');
   await expect(transcript(page).getByText('seed_desk {"op":"query"}')).toHaveCount(2);
   await expectDesk(page, 'bean-scarlet', 4, 1);
+});
+
+// Issue 36: lesson 2's last step asks an agent for the whole sequence; the same two calls made by
+// hand in the Tool call tab do not tick it, and the step says why. The careful agent then does.
+test('"Ask for the whole sequence": the calls made by hand do not tick; the careful agent\'s run does', async ({ page }) => {
+  const checkpoint = page.getByRole('status', { name: 'Checkpoint' });
+  await page.goto('/#/lesson/2/step/10');
+  await expect(page.getByRole('heading', { name: /^Step 10: Ask for the whole sequence/ })).toBeVisible();
+  await callTool(page, { op: 'query' });
+  const revision = await latestRevision(page);
+  await callTool(page, { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: revision });
+  await expectDesk(page, 'bean-scarlet', 4, 1);
+  await expect(checkpoint).toContainText('Not yet');
+  await expect(checkpoint).toContainText('made by hand in the Tool call tab');
+  await openTool(page, 'Agents');
+  await page.getByRole('combobox', { name: 'Scripted agent' }).selectOption('careful');
+  await page.getByRole('button', { name: 'Run to end' }).click();
+  await expect(checkpoint).toHaveText('✓ Checkpoint reached.');
+  await expectDesk(page, 'bean-scarlet', 3, 2);
+});
+
+// Issue 36: lesson 2's "Refused? Look again first" watches an agent meet a refusal; the agent's part
+// played by hand in the Tool call tab (query, your basil, a stale act, a fresh query and act) does not tick it.
+test('"Refused? Look again first": the agent\'s part played by hand does not tick, and says why', async ({ page }) => {
+  const checkpoint = page.getByRole('status', { name: 'Checkpoint' });
+  const details = page.getByRole('region', { name: 'Structured details' });
+  await page.goto('/#/lesson/2/step/9');
+  await expect(page.getByRole('heading', { name: /^Step 9: Refused\? Look again first/ })).toBeVisible();
+  await callTool(page, { op: 'query' });
+  await expect(details).toContainText('"scope": "query"');
+  const old = await latestRevision(page);
+  const command = page.getByRole('textbox', { name: 'Command' });
+  await command.fill('/seeds reserve basil-genovese 1');
+  await command.press('Enter');
+  await confirmDialog(page);
+  await callTool(page, { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: old });
+  await expect(details).toContainText('stale-revision');
+  await callTool(page, { op: 'query' });
+  await expect(details).toContainText('"scope": "query"');
+  const fresh = await latestRevision(page);
+  await callTool(page, { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: fresh });
+  await expectDesk(page, 'bean-scarlet', 4, 1);
+  await expect(checkpoint).toContainText('Not yet');
+  await expect(checkpoint).toContainText('made by hand in the Tool call tab');
 });

@@ -5,10 +5,11 @@ import { commitSnapshot, readDesk } from './deskState';
 import type { AgentToolResult, ExtensionAPI, ToolDefinition } from './ompApi';
 
 /**
- * The `seed_desk` tool: the playground's schema (as JSON Schema, wrapped by the host's TypeBox
- * shim so the host validates calls against exactly it) and the playground's planner. A refusal
- * is a normal result with `details.ok` false; only a call the schema should have stopped throws,
- * which the host turns into an error result.
+ * The `seed_desk` tool: the playground's schema (one flat object, as JSON Schema, wrapped by the
+ * host's TypeBox shim so the host validates calls against exactly it) and the playground's planner,
+ * which starts with the tool's own check of the op's fields (domain/tool/opFields.ts). A refusal is
+ * a normal result with `details.ok` false; a malformed call (no known op, a field the op needs or
+ * does not take) throws, which the host turns into an error result with the message as its text.
  */
 export function seedDeskTool(pi: ExtensionAPI): ToolDefinition<ToolDetails> {
   return {

@@ -3,8 +3,9 @@
  * headless, reopen, sibling branches, corrupt state, the schema it sends and checks, discovery.
  */
 import assert from 'node:assert/strict';
+import { isDeepStrictEqual } from 'node:util';
 import { seedDeskJsonSchema } from '../domain/tool/jsonSchema';
-import { checkSeedDeskArgs } from '../domain/tool/schema';
+import { checkSeedDeskParams, SEED_DESK_OPS } from '../domain/tool/schema';
 import { EMPTY_SNAPSHOT } from '../domain/snapshot';
 import { reopened, lastNote, refusedCode, details, text, revisionOf, expectedQuery, snapshot, confirmed, act, type CheckContext } from './checkKit';
 import { openSession, type ApprovalMode, type Harness, type UserPolicy } from './omp';
@@ -173,23 +174,29 @@ export async function hostChecks(checks: Checks, ctx: CheckContext): Promise<voi
   await checks.run('schema: the host sends the playground\'s JSON Schema and checks calls against it; the calls it repairs are pinned', async () => {
     const h = await openSession({ dir: ctx.dir('schema') });
     try {
-      assert.deepEqual(h.hostTool().parameters.toJsonSchema(), seedDeskJsonSchema, 'the wire schema is not the playground\'s');
+      const wire = h.hostTool().parameters.toJsonSchema() as Record<string, unknown>;
+      assert.deepEqual(wire, seedDeskJsonSchema, 'the wire schema is not the playground\'s');
+      // What every provider needs (issue 35): one root object, no root combinator, op a string enum.
+      assert.equal(wire['type'], 'object', 'the registered schema\'s root is not type: "object"');
+      assert.ok(!('oneOf' in wire) && !('anyOf' in wire), 'the registered schema has a root union');
+      const op = (wire['properties'] as Record<string, Record<string, unknown>> | undefined)?.['op'];
+      assert.ok(op?.['type'] === 'string' && isDeepStrictEqual(op['enum'], [...SEED_DESK_OPS]), 'op is not a string enum of the four ops');
       const R = 'sid:root';
       const act = (extra: Record<string, unknown>) => ({ op: 'act', action: 'reserve', id: 'basil-genovese', packets: 1, expectedRevision: R, ...extra });
-      // Calls both judge alike (the domain, not the schema, refuses 0 and 1.5).
+      // Calls both judge alike (the domain, not the schema, refuses 0 and 1.5; the tool's own check, not the schema, a missing field).
       const agreed: unknown[] = [
         { op: 'discover' }, { op: 'query' }, { op: 'query', family: 'bean' }, { op: 'inspect', id: 'basil-genovese' },
         act({}), act({ packets: 0 }), act({ packets: 1.5 }),
         { op: 'act', action: 'reserve', id: 'basil-genovese', packets: 1 }, act({ action: 'borrow' }), act({ packets: 'two' }),
-        { op: 'nope' }, {}, { op: 'inspect' },
+        { op: 'nope' }, {}, { op: 'inspect' }, { op: 'discover', id: 'basil-genovese' },
       ];
       for (const args of agreed) {
-        const playground = checkSeedDeskArgs(args).ok;
+        const playground = checkSeedDeskParams(args).ok;
         const host = await h.validate(args).then(() => true, () => false);
         assert.equal(host, playground, `verdicts differ on ${JSON.stringify(args)}`);
       }
-      // The host's validator repairs these model quirks before running the tool; the domain's strict
-      // check (checkSeedDeskArgs, the scripted agents' gate) refuses every one of them. The worker's
+      // The host's validator repairs these model quirks before running the tool; the playground's strict
+      // schema check (checkSeedDeskParams, the scripted agents' gate) refuses every one of them. The worker's
       // own gate repairs them as the host does: check (j). Pinned here so a change on either side is noticed.
       const repaired: [unknown, unknown][] = [
         [act({ packets: true }), act({ packets: 1 })],
@@ -201,10 +208,10 @@ export async function hostChecks(checks: Checks, ctx: CheckContext): Promise<voi
         [{ op: 'query', family: 3 }, { op: 'query', family: '3' }],
       ];
       for (const [args, repair] of repaired) {
-        assert.equal(checkSeedDeskArgs(args).ok, false, `the playground accepts ${JSON.stringify(args)}`);
+        assert.equal(checkSeedDeskParams(args).ok, false, `the playground accepts ${JSON.stringify(args)}`);
         assert.deepEqual(await h.validate(args), repair, `the host's repair of ${JSON.stringify(args)}`);
       }
-      return `same wire schema; ${agreed.length} calls judged alike; the host repairs ${repaired.length} kinds of call the domain's strict check refuses (e.g. packets true → 1, "2" → 2, unknown keys dropped)`;
+      return `same wire schema; ${agreed.length} calls judged alike; the host repairs ${repaired.length} kinds of call the playground's strict schema check refuses (e.g. packets true → 1, "2" → 2, unknown keys dropped)`;
     } finally {
       await h.close();
     }

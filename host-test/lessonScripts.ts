@@ -215,6 +215,11 @@ class StepWriter implements LessonActionDriver {
   async shippedExtension(): Promise<void> {
     this.push({ extension: 'shipped' });
   }
+
+  // Page-only: the editor's drafts back to the shipped files; nothing runs (wrong attempts use it, never a solution).
+  async discardEdits(): Promise<void> {
+    this.push({ pageOnly: 'discard-edits' });
+  }
 }
 
 export interface LessonScript extends Script {

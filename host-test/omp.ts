@@ -58,6 +58,7 @@ export async function openSession(options: OpenOptions): Promise<Harness> {
   const settings = sdk.Settings.isolated({});
   if (options.approvalMode) settings.set('tools.approvalMode', options.approvalMode);
   if (options.policy) settings.set('tools.approval', { seed_desk: options.policy });
+  for (const [path, value] of Object.entries(options.settings ?? {})) settings.set(path, value);
   const bus = new EventBus();
   const events: unknown[] = [];
   const ui: UiLog = { notes: [], statuses: [], statusByKey: new Map(), confirms: [], selects: [], said: [] };
@@ -84,8 +85,8 @@ export async function openSession(options: OpenOptions): Promise<Harness> {
     skipPythonPreflight: true,
     hasUI: false,
     eventBus: bus,
-    modelRegistry: await sharedRegistry(),
-    ...(model ? { model } : {}),
+    modelRegistry: options.model?.registry ?? (await sharedRegistry()),
+    ...(model ? { model } : options.model ? { model: options.model.model } : {}),
   });
   if (model) session.modelRegistry.authStorage.setRuntimeApiKey('mock', 'key');
   // Loaded now; later sessions must not find it (they are given the factory instead).

@@ -134,6 +134,10 @@ export interface OpenOptions {
   sessionManager?: HostSessionManager;
   /** Load this built module instead of extension/dist/seed-desk.js (a "Break it" variant). */
   extensionFile?: string;
+  /** A model of this registry (a registry of the check's own: its models.yml, its discovery). */
+  model?: { readonly registry: unknown; readonly model: unknown };
+  /** Host settings `set` before the session starts (e.g. `tools.xdev`). */
+  settings?: Record<string, unknown>;
   /** More inline extensions, loaded after the seed desk. */
   extraExtensions?: ExtensionFactory[];
 }

@@ -14,6 +14,7 @@ import { PlaygroundHost } from '../web/src/worker/playgroundHost';
 import { JournalStore } from '../web/src/worker/store';
 import { compare } from './compare';
 import { lessonScripts } from './lessonScripts';
+import { pageAgentLoop } from './agentLoopPage';
 import { pageModelTurn } from './modelTurnPage';
 import { deskView, PlaygroundRunner } from './pageRunner';
 import type { OpenedView } from './realScripts';
@@ -82,6 +83,14 @@ if (mode === 'run') {
     console.log(`Playground side: a model turn (${turn.calls.length} calls) recorded and exported to host-test/out/model-turn/`);
   } catch (error) {
     console.error(`Playground side, model turn: ${error instanceof Error ? error.stack : String(error)}`);
+    process.exitCode = 1;
+  }
+  // Check (l)'s page side: the page's loop against the scripted provider over HTTP (agentLoopPage.ts).
+  try {
+    const loop = await pageAgentLoop(fileURLToPath(new URL('./out/agent-loop', import.meta.url)), 5000);
+    console.log(`Playground side: the agent loop against the scripted provider (${loop.requests.length} requests) exported to host-test/out/agent-loop/`);
+  } catch (error) {
+    console.error(`Playground side, agent loop: ${error instanceof Error ? error.stack : String(error)}`);
     process.exitCode = 1;
   }
 }

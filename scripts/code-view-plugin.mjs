@@ -26,6 +26,7 @@ export const DOMAIN_FILES = [
   'domain/refusal.ts',
   'domain/command/parse.ts',
   'domain/tool/seedDeskTool.ts',
+  'domain/tool/opFields.ts',
 ];
 
 /** One light and one dark theme (Shiki's names). */

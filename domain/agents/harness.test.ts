@@ -27,11 +27,21 @@ describe('executeSeedDeskCall', () => {
   it('turns a schema failure into an isError observation without details, appending nothing', () => {
     const { ids, journal } = setup();
     const size = journal.size;
-    const observation = executeSeedDeskCall(journal, ids, { op: 'act', id: 'bean-scarlet' });
+    const observation = executeSeedDeskCall(journal, ids, { op: 'act', id: 'bean-scarlet', packets: '1' });
     expect(observation).toMatchObject({ ok: false, isError: true });
     expect(observation.details).toBeUndefined();
     expect(observation.text).toContain('schema');
     expect(executeSeedDeskCall(journal, ids, { op: 'sell' }).isError).toBe(true);
+    expect(journal.size).toBe(size);
+  });
+
+  it('turns the tool\'s own check (a field the op needs) into an isError observation naming the field, appending nothing', () => {
+    const { ids, journal } = setup();
+    const size = journal.size;
+    const observation = executeSeedDeskCall(journal, ids, { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1 });
+    expect(observation).toMatchObject({ ok: false, isError: true });
+    expect(observation.details).toBeUndefined();
+    expect(observation.text).toMatch(/^seed_desk act is missing expectedRevision/);
     expect(journal.size).toBe(size);
   });
 

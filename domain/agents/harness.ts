@@ -2,7 +2,7 @@ import { freshEntryId, type IdSource } from '../ids';
 import { customEntry } from '../journal/entry';
 import type { SessionJournal } from '../journal/journal';
 import { SEED_DESK_CUSTOM_TYPE, type Snapshot } from '../snapshot';
-import { checkSeedDeskArgs } from '../tool/schema';
+import { checkSeedDeskParams } from '../tool/schema';
 import { planSeedDeskCall } from '../tool/seedDeskTool';
 import { errorObservation, observationFromResult, type AgentObservation, type ScriptedAgent } from './scriptedAgent';
 
@@ -41,12 +41,13 @@ export function appendDeskSnapshot(journal: SessionJournal, ids: IdSource, snaps
 }
 
 /**
- * One seed_desk call against the journal's current branch, as the host would run it: schema check
- * first (a failure is a thrown tool error), then the domain's plan; a commit is appended on the
- * leaf with no await in between and described with the new revision.
+ * One seed_desk call against the journal's current branch, as the host would run it: the schema
+ * check first (a failure is an error result), then the tool's code: its own check of the op's
+ * fields (a thrown error) and the domain's plan; a commit is appended on the leaf with no await in
+ * between and described with the new revision.
  */
 export function executeSeedDeskCall(journal: SessionJournal, ids: IdSource, args: Record<string, unknown>): AgentObservation {
-  const checked = checkSeedDeskArgs(args);
+  const checked = checkSeedDeskParams(args);
   if (!checked.ok) return errorObservation(`seed_desk arguments rejected by the schema: ${checked.problems.join('; ')}`);
   const plan = planSeedDeskCall(args, journal.state());
   switch (plan.kind) {

@@ -8,10 +8,13 @@ export function createAgent(name: AgentName): ScriptedAgent {
   return name === 'careful' ? createCarefulAgent() : createCarelessAgent();
 }
 
+/** Makes one call (with the thought the agent gave for it) and returns what the agent sees of it. */
+export type AgentCall = (args: Record<string, unknown>, thought: string) => Promise<AgentObservation>;
+
 /**
- * One scripted agent's run, a call at a time, through any seed_desk caller: the way the page's
- * Agents tab steps it ("Step", "Run to end"), for the lesson tests and host-test to drive the same
- * run over a host. `call` makes one call and returns what the agent sees of it.
+ * One scripted agent's run, a call at a time, through any seed_desk caller: the page's Agents tab
+ * runs it ("Step", "Run to end": web/src/app/agentRunner.svelte.ts), and the lesson tests and
+ * host-test drive the same run over a host.
  */
 export class AgentStepper {
   private pending: AgentStep | null = null;
@@ -27,7 +30,7 @@ export class AgentStepper {
     return this.summary !== null;
   }
 
-  async step(call: (args: Record<string, unknown>) => Promise<AgentObservation>): Promise<void> {
+  async step(call: AgentCall): Promise<void> {
     if (this.finished) return;
     const next = this.pending ?? this.agent.start();
     if (next.kind === 'done') {
@@ -39,11 +42,11 @@ export class AgentStepper {
       return;
     }
     this.calls++;
-    this.pending = this.agent.next(await call(next.args));
+    this.pending = this.agent.next(await call(next.args, next.thought));
     if (this.pending.kind === 'done') this.summary = this.pending.summary;
   }
 
-  async runToEnd(call: (args: Record<string, unknown>) => Promise<AgentObservation>): Promise<void> {
+  async runToEnd(call: AgentCall): Promise<void> {
     while (!this.finished) await this.step(call);
   }
 }

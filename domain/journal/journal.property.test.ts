@@ -272,8 +272,14 @@ class Run {
       case 'act': {
         const expectedRevision = this.revision(command.rev);
         const raw = { op: 'act', action: command.action, id: command.id, packets: command.packets, expectedRevision };
-        const expected = expectedReservation(ref, { ...raw, actor: 'agent' }, false);
         const plan = planSeedDeskCall(raw, j.state());
+        if (command.id === undefined) {
+          // A missing id never reaches the desk: the tool's own check of the op's fields stops it (opFields.ts).
+          tally('agent act: missing id');
+          check(plan.kind === 'error', `agent act without an id: expected the tool's error, got ${plan.kind}`);
+          return 'nothing';
+        }
+        const expected = expectedReservation(ref, { ...raw, actor: 'agent' }, false);
         tally(expected.ok ? 'agent act: ok' : `agent act: ${expected.code}`);
         if (!expected.ok) {
           check(plan.kind === 'answer', `agent act: expected an answer with ${expected.code}, got ${plan.kind}`);

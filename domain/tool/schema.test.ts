@@ -1,18 +1,21 @@
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
 import { seedDeskJsonSchema } from './jsonSchema';
+import { checkSeedDeskArgs } from './opFields';
+import { expectProviderShape } from './providerShape.testkit';
 import {
-  checkSeedDeskArgs,
+  checkSeedDeskParams,
   SEED_DESK_APPROVAL_TIER,
   SEED_DESK_OPS,
   SEED_DESK_TOOL_DESCRIPTION,
   SEED_DESK_TOOL_NAME,
-
+  SeedDeskParamsSchema,
 } from './schema';
 
 const ACT = { op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1, expectedRevision: 's:root' } as const;
 
 function problems(raw: unknown): string[] {
-  const checked = checkSeedDeskArgs(raw);
+  const checked = checkSeedDeskParams(raw);
   expect(checked.ok).toBe(false);
   return checked.ok ? [] : checked.problems;
 }
@@ -24,13 +27,37 @@ describe('the tool declaration', () => {
     expect([...SEED_DESK_OPS]).toEqual(['discover', 'query', 'inspect', 'act']);
   });
 
-  it('tells the model to send the revision back and to read details.ok', () => {
+  // A model gets only the result's text (pi sends no details): the description must not send it to details.
+  it('tells the model to send the revision back and to read the result text, never details', () => {
     expect(SEED_DESK_TOOL_DESCRIPTION).toContain('expectedRevision');
-    expect(SEED_DESK_TOOL_DESCRIPTION).toContain('details.ok');
+    expect(SEED_DESK_TOOL_DESCRIPTION).toMatch(/text of each result is all you receive/);
+    expect(SEED_DESK_TOOL_DESCRIPTION).not.toContain('details');
   });
 });
 
-describe('checkSeedDeskArgs: accepted shapes', () => {
+describe('the registered parameters: the shape every provider accepts', () => {
+  it('z.toJSONSchema of the zod schema is one object with op a string enum', () => {
+    expectProviderShape(z.toJSONSchema(SeedDeskParamsSchema) as Record<string, unknown>);
+  });
+
+  it('the JSON Schema file the extension and the worker register is too, without $schema', () => {
+    expectProviderShape(seedDeskJsonSchema);
+    expect(seedDeskJsonSchema).not.toHaveProperty('$schema');
+    expect(JSON.parse(JSON.stringify(seedDeskJsonSchema))).toEqual(seedDeskJsonSchema);
+  });
+
+  it('says in each field which op needs it, and keeps packets a number so 0, -1 and 1.5 reach the desk', () => {
+    const properties = seedDeskJsonSchema['properties'] as Record<string, Record<string, unknown>>;
+    expect(Object.keys(properties)).toEqual(['op', 'family', 'id', 'action', 'packets', 'expectedRevision']);
+    expect(properties['family']?.['description']).toMatch(/query/);
+    expect(properties['id']?.['description']).toMatch(/inspect and act/);
+    for (const field of ['action', 'packets', 'expectedRevision']) expect(properties[field]?.['description']).toMatch(/act/);
+    expect(properties['action']).toMatchObject({ type: 'string', enum: ['reserve', 'release'] });
+    expect(properties['packets']?.['type']).toBe('number');
+  });
+});
+
+describe('checkSeedDeskParams (the schema alone): accepted shapes', () => {
   it.each([
     [{ op: 'discover' }],
     [{ op: 'query' }],
@@ -39,10 +66,10 @@ describe('checkSeedDeskArgs: accepted shapes', () => {
     [ACT],
     [{ ...ACT, action: 'release' }],
   ])('%j', (raw) => {
-    expect(checkSeedDeskArgs(raw)).toEqual({ ok: true, args: raw });
+    expect(checkSeedDeskParams(raw)).toEqual({ ok: true, params: raw });
   });
 
-  it('leaves value judgements to the domain: a wrong id, count or revision still passes the shape check', () => {
+  it('leaves value judgements to the domain: a wrong id, count or revision still passes', () => {
     for (const raw of [
       { ...ACT, id: 'Basil-genovese' },
       { ...ACT, packets: 0 },
@@ -53,23 +80,27 @@ describe('checkSeedDeskArgs: accepted shapes', () => {
       { op: 'query', family: 'Bean' },
       { op: 'inspect', id: '__proto__' },
     ]) {
-      expect(checkSeedDeskArgs(raw).ok).toBe(true);
+      expect(checkSeedDeskParams(raw).ok).toBe(true);
     }
   });
+
+  // The flat object cannot say which op needs which field: these pass the schema, and the tool's own check stops them (opFields.test.ts).
+  it.each([[{ op: 'inspect' }], [{ op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1 }], [{ op: 'discover', id: 'basil-genovese' }], [{ op: 'query', packets: 1 }]])(
+    'a field missing or out of place for its op passes the schema: %j',
+    (raw) => {
+      expect(checkSeedDeskParams(raw).ok).toBe(true);
+      expect(checkSeedDeskArgs(raw)).toMatchObject({ ok: false, stage: 'tool' });
+    },
+  );
 });
 
-describe('checkSeedDeskArgs: rejected shapes', () => {
-  it.each([
-    [{ op: 'discover', id: 'basil-genovese' }],
-    [{ op: 'query', family: 'bean', id: 'x' }],
-    [{ op: 'inspect', id: 'basil-genovese', packets: 1 }],
-    [{ ...ACT, actor: 'human' }],
-  ])('an extra key: %j', (raw) => {
+describe('checkSeedDeskParams (the schema alone): what it still stops', () => {
+  it.each([[{ ...ACT, actor: 'human' }], [{ op: 'query', extra: 1 }], [{ op: 'discover', expected_revision: 'x' }]])('an unknown key: %j', (raw) => {
     expect(problems(raw).join('\n')).toMatch(/Unrecognized key/);
   });
 
-  it('an extra key read from JSON text (__proto__)', () => {
-    expect(checkSeedDeskArgs(JSON.parse('{"op":"discover","__proto__":{"op":"act"}}')).ok).toBe(false);
+  it('an unknown key read from JSON text (__proto__)', () => {
+    expect(checkSeedDeskParams(JSON.parse('{"op":"discover","__proto__":{"op":"act"}}')).ok).toBe(false);
   });
 
   it.each([
@@ -86,49 +117,11 @@ describe('checkSeedDeskArgs: rejected shapes', () => {
     expect(problems(raw).some((p) => p.startsWith(`${key}: `))).toBe(true);
   });
 
-  it.each([
-    [{ op: 'inspect' }, 'id'],
-    [{ op: 'act', action: 'reserve', id: 'bean-scarlet', packets: 1 }, 'expectedRevision'],
-    [{ op: 'act', action: 'reserve', id: 'bean-scarlet', expectedRevision: 's:root' }, 'packets'],
-    [{ op: 'act', id: 'bean-scarlet', packets: 1, expectedRevision: 's:root' }, 'action'],
-  ])('a missing key: %j lacks %s', (raw, key) => {
-    expect(problems(raw).some((p) => p.startsWith(`${key}: `))).toBe(true);
-  });
-
   it.each([[{}], [{ family: 'bean' }], [{ op: 'Query' }], [{ op: 'reserve' }], [{ op: 3 }]])('a missing or unknown op: %j', (raw) => {
     expect(problems(raw).some((p) => p.startsWith('op: '))).toBe(true);
   });
 
   it.each([[null], [undefined], ['{"op":"query"}'], [[{ op: 'query' }]], [42]])('not an object: %j', (raw) => {
     expect(problems(raw).length).toBeGreaterThan(0);
-  });
-});
-
-describe('seedDeskJsonSchema', () => {
-  const schema = seedDeskJsonSchema as Record<string, unknown>;
-  const variants = (schema['oneOf'] ?? schema['anyOf']) as Record<string, unknown>[];
-
-  it('is a JSON object that round-trips through JSON text', () => {
-    expect(typeof schema).toBe('object');
-    expect(JSON.parse(JSON.stringify(schema))).toEqual(schema);
-  });
-
-  it('has one closed object shape per op, mentioning all four', () => {
-    expect(Array.isArray(variants)).toBe(true);
-    expect(variants).toHaveLength(4);
-    const ops = variants.map((variant) => ((variant['properties'] as Record<string, Record<string, unknown>>)['op'] ?? {})['const']);
-    expect(ops).toEqual(['discover', 'query', 'inspect', 'act']);
-    for (const variant of variants) {
-      expect(variant['type']).toBe('object');
-      expect(variant['additionalProperties']).toBe(false);
-    }
-    const text = JSON.stringify(schema);
-    for (const op of SEED_DESK_OPS) expect(text).toContain(`"${op}"`);
-  });
-
-  it('requires every act field and offers reserve|release', () => {
-    const act = variants[3]!;
-    expect(act['required']).toEqual(['op', 'action', 'id', 'packets', 'expectedRevision']);
-    expect((act['properties'] as Record<string, Record<string, unknown>>)['action']?.['enum']).toEqual(['reserve', 'release']);
   });
 });

@@ -133,7 +133,7 @@ describe('inspect', () => {
     });
   });
 
-  it.each(['Basil-genovese', ' basil-genovese', 'tomato', '__proto__', 'constructor', 7, undefined])('refuses %j with invalid-target', (id) => {
+  it.each(['Basil-genovese', ' basil-genovese', 'tomato', '__proto__', 'constructor', 7, null])('refuses %j with invalid-target', (id) => {
     const j = journal();
     expectRefusal(planSeedDeskCall({ op: 'inspect', id }, j.state()), 'invalid-target', 'inspect', j.revision());
   });
@@ -200,10 +200,10 @@ describe('act', () => {
       [act({ expectedRevision: `${SID}:root` }), 'stale-revision'],
       [act({ expectedRevision: 'COPY_THE_LATEST_RETURNED_REVISION' }), 'stale-revision'],
       [act({ expectedRevision: 42 }), 'stale-revision'],
-      [act({ expectedRevision: undefined }), 'stale-revision'],
+      [act({ expectedRevision: null }), 'stale-revision'],
       [act({ id: 'Basil-genovese', expectedRevision: rev }), 'invalid-target'],
       [act({ id: ' basil-genovese', expectedRevision: rev }), 'invalid-target'],
-      [act({ id: undefined, expectedRevision: rev }), 'invalid-target'],
+      [act({ id: null, expectedRevision: rev }), 'invalid-target'],
       [act({ packets: 0, expectedRevision: rev }), 'invalid-quantity'],
       [act({ packets: -1, expectedRevision: rev }), 'invalid-quantity'],
       [act({ packets: 1.5, expectedRevision: rev }), 'invalid-quantity'],
@@ -241,12 +241,27 @@ describe('malformed calls are errors, not refusals', () => {
     [{ op: 'Query' }],
     [{ op: 'reserve' }],
     [{ op: 42 }],
-    [act({ action: 'take' })],
-    [act({ action: undefined })],
-    [act({ action: 'Reserve' })],
+    [act({ action: 'take', expectedRevision: 'r' })],
+    [act({ action: 'Reserve', expectedRevision: 'r' })],
   ])('%j', (raw) => {
     const plan = planSeedDeskCall(raw, journal(snap({}, true)).state());
     expect(plan.kind).toBe('error');
     if (plan.kind === 'error') expect(plan.message.length).toBeGreaterThan(0);
+  });
+
+  // The tool's own check (opFields.ts): the flat schema lets these through, the tool stops them before the desk.
+  it.each([
+    [{ op: 'inspect' }, 'seed_desk inspect is missing id'],
+    [{ op: 'inspect', id: undefined }, 'seed_desk inspect is missing id'],
+    [act({}), 'seed_desk act is missing expectedRevision'],
+    [act({ action: undefined, expectedRevision: 'r' }), 'seed_desk act is missing action'],
+    [act({ id: undefined, expectedRevision: 'r' }), 'seed_desk act is missing id'],
+    [{ op: 'discover', id: 'bean-scarlet' }, 'seed_desk discover does not take id'],
+    [{ op: 'query', family: 'bean', packets: 1 }, 'seed_desk query does not take packets'],
+  ])('a field its op needs or does not take: %j', (raw, start) => {
+    for (const state of [journal(snap({}, true)).state(), journal(CORRUPT).state()]) {
+      const plan = planSeedDeskCall(raw, state);
+      expect(plan.kind === 'error' && plan.message.startsWith(start)).toBe(true);
+    }
   });
 });

@@ -6,6 +6,7 @@ import { isRecord } from '../jsonObject';
 import type { BranchState } from '../reconstruct';
 import { refusalText, type Refusal, type RefusalCode } from '../refusal';
 import { deskRow, deskRows, type DeskRow, type Snapshot } from '../snapshot';
+import { opFieldsProblem } from './opFields';
 import { SEED_DESK_OPS, type SeedDeskOp } from './schema';
 
 export interface ToolDetails {
@@ -24,10 +25,11 @@ export interface ToolResult {
 }
 
 /**
- * What the domain makes of one call. `commit` carries the snapshot to append; the host appends
- * it (checking the revision again inside its transaction) and then asks `describe` for the text
- * with the new revision. `error` is a malformed call the host's schema would have stopped: the
- * host turns it into a thrown tool error.
+ * What the tool makes of one call. `commit` carries the snapshot to append; the caller appends it
+ * with nothing awaited since the branch was read (so no other change lands in between) and then
+ * asks `describe` for the text with the new revision. `error` is a malformed call (no known op, a
+ * field the op needs or does not take, a wrong type when the host's schema was skipped): the
+ * caller throws it, and the host turns it into an error result with the message as its text.
  */
 export type ToolPlan =
   | { readonly kind: 'answer'; readonly result: ToolResult }
@@ -54,14 +56,17 @@ function rowData(row: DeskRow) {
 }
 
 /**
- * The domain's own reading of a call. It does not trust that the host validated anything: an
- * unknown op or action is an error, a bad id or count is a refusal.
+ * The tool's reading of a call. It does not trust that the host validated anything: an unknown op
+ * or action, and a field the op needs or does not take (the tool's own check, opFields.ts), are
+ * errors; a bad id or count is the domain's refusal.
  */
 export function planSeedDeskCall(raw: unknown, state: BranchState): ToolPlan {
   if (!isRecord(raw) || typeof raw['op'] !== 'string' || !(SEED_DESK_OPS as readonly string[]).includes(raw['op'])) {
     return { kind: 'error', message: `seed_desk needs an object with op set to one of: ${SEED_DESK_OPS.join(', ')}.` };
   }
   const op = raw['op'] as SeedDeskOp;
+  const fields = opFieldsProblem(op, raw);
+  if (fields !== null) return { kind: 'error', message: fields };
   if (op === 'discover') return { kind: 'answer', result: discover(state) };
   if (!state.ok) return { kind: 'answer', result: refusalResult(op, corruptRefusal(state), state) };
   const rows = deskRows(state.snapshot);
@@ -127,7 +132,7 @@ function discover(state: BranchState): ToolResult {
   const prerequisites = [
     'act needs the human grant on this branch (/seeds agent on, confirmed by the human).',
     'act needs expectedRevision to equal the current revision; any seed desk change makes a new one.',
-    'Refusals come back as details.ok false with a code; nothing changes when a call is refused.',
+    'A refused call changes nothing; its text says Refused, names the code and the next step.',
   ];
   const text = [
     'seed_desk operations: discover, query, inspect, act.',

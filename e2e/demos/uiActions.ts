@@ -205,6 +205,13 @@ export function uiDriver(demo: Demo): LessonActionDriver {
       await back.click();
       await expect(page.getByRole('status', { name: 'Status line' })).not.toContainText('your edited extension');
     },
+    async discardEdits() {
+      const code = await openEditor(page);
+      const discard = code.getByRole('button', { name: 'Discard my edits' });
+      if (await discard.isDisabled()) return;
+      await discard.click();
+      await expect(code.getByRole('status', { name: 'Your version' })).toContainText('Your edits are discarded');
+    },
   };
 }
 

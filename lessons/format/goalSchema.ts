@@ -39,6 +39,10 @@ export type RevisionMatch = z.infer<typeof RevisionMatch>;
 /**
  * How a fact is placed: after/before a named fact, only the newest of its kind, the UI switch when
  * it happened, the extension the host ran when it happened (`edited`: the learner's version), how many.
+ * `text`: the extension's text then, the shipped one (the shipped extension, or "Run my version" of
+ * unchanged files) or changed; `editedFrom` (the edited one only): what the learner's text had been
+ * changed from, an edited version that ran before (their own change to it, even back to the
+ * shipped line) or the shipped files (a first edit, or what "Discard my edits" put back).
  */
 const factPlacement = {
   after: z.optional(z.string()),
@@ -46,8 +50,13 @@ const factPlacement = {
   latest: z.optional(z.boolean()),
   ui: z.optional(z.enum(['headless', 'interactive'])),
   extension: z.optional(z.enum(['shipped', 'edited'])),
+  text: z.optional(z.enum(['as-shipped', 'changed'])),
+  editedFrom: z.optional(z.enum(['an-edit', 'shipped'])),
   count: z.optional(Count),
 };
+
+/** Who made a seed_desk call: you (by hand), a scripted agent's run, a real model's turn. */
+export const TOOL_CALLERS = ['you', 'careful', 'careless', 'model'] as const;
 
 /** Seed desk entries in the journal before and after the attempt: a refusal leaves them equal. */
 const Wrote = z.enum(['nothing', 'something']);
@@ -73,6 +82,8 @@ const Outcome = z.strictObject({
   validAfter: z.optional(z.boolean()),
   /** answered: the reserved packets the answer listed, per item (what the extension said, which may differ from the page's desk). */
   reserved: z.optional(z.partialRecord(Item, Count)),
+  /** A dialog's answer: whether a Meanwhile action landed while that dialog waited. */
+  raced: z.optional(z.boolean()),
   ...factPlacement,
 });
 export type OutcomeMatch = z.infer<typeof Outcome>;
@@ -81,10 +92,18 @@ const Tool = z.strictObject({
   op: z.optional(z.string()),
   /** The arguments sent, compared key by key (only the keys given). */
   args: z.optional(z.record(z.string(), z.unknown())),
+  /** A call whose arguments differ from these in at least one of the keys given (asked for something else). */
+  argsOtherThan: z.optional(z.record(z.string(), z.unknown())),
+  /** Who made it: one of these (absent: anyone). */
+  by: z.optional(z.array(z.enum(TOOL_CALLERS)).check(z.minLength(1))),
+  /** What the same caller did next: a query, another call, or nothing yet. */
+  then: z.optional(z.enum(['query', 'other', 'nothing'])),
   /** The seed desk's own answer (`details`): ok, its scope, its refusal code. */
   ok: z.optional(z.boolean()),
   scope: z.optional(z.string()),
   code: z.optional(z.enum(REFUSAL_CODES)),
+  /** The grant the desk judged it under (its answer's `agentEnabled`): an act that went through with `false` had no grant. */
+  agentEnabled: z.optional(z.boolean()),
   /** Which gate stopped it before the desk: the host's schema check, its approval, a failed write; `none` = the desk answered. */
   stopped: z.optional(z.enum(['schema', 'approval', 'failed', 'none'])),
   /** How the host resolved approval for it. */
@@ -98,11 +117,12 @@ const Tool = z.strictObject({
   /** The result's text ends with `revision: <the revision its details carry>` (what a model is sure to get). */
   revisionInText: z.optional(z.boolean()),
   /**
-   * Where the `expectedRevision` it sent came from: a query earlier in the step, an older revision
-   * of this session, the compared branch, the current one; `{ sameAs }`: the revision the fact an
-   * earlier part named reported.
+   * Where the `expectedRevision` it sent came from: a query earlier in the step, the newest
+   * successful query before it (`last-query`; `not-last-query`: any other revision, or none), an
+   * older revision of this session, the compared branch, the current one; `{ sameAs }`: the
+   * revision the fact an earlier part named reported.
    */
-  expectedRevision: z.optional(z.union([z.enum(['queried', 'stale', 'other-branch', 'current']), z.strictObject({ sameAs: z.string() })])),
+  expectedRevision: z.optional(z.union([z.enum(['queried', 'last-query', 'not-last-query', 'stale', 'other-branch', 'current']), z.strictObject({ sameAs: z.string() })])),
   wrote: z.optional(Wrote),
   ...factPlacement,
 });

@@ -64,6 +64,8 @@ export const LessonActionSchema = z.discriminatedUnion('do', [
   z.strictObject({ do: z.literal('run-edited') }),
   /** "Back to the shipped extension". */
   z.strictObject({ do: z.literal('shipped-extension') }),
+  /** "Discard my edits": the editor shows the shipped files again (nothing runs; a wrong attempt's shortcut). */
+  z.strictObject({ do: z.literal('discard-edits') }),
 ]);
 export type LessonAction = z.infer<typeof LessonActionSchema>;
 

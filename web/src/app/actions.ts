@@ -50,6 +50,7 @@ function pageDriver(playground: Playground): LessonActionDriver {
     async shippedExtension() {
       if (playground.view?.extension === 'edited') await playground.edits.backToShipped();
     },
+    discardEdits: async () => playground.edits.discard(),
   };
 }
 
@@ -78,10 +79,13 @@ export function resetStepTo(playground: Playground, start: StepStart): Promise<s
       policy: (value) => playground.tool.setApprovalPolicy(value),
       interactive: (value) => playground.tool.setInteractive(value),
       runFiles: async (files) => {
-        // The version the step began with, not the editor's text: the learner's typing stays in the editor.
-        const result = await playground.connection.call({ type: 'runEdited', files: { ...files } });
+        // The version the step began with, not the editor's text: the learner's typing stays in the
+        // editor (after "Discard my edits", the editor shows that version, to be changed).
+        const result = await playground.connection.call({ type: 'runEdited', files: { ...files }, from: 'restore' });
         if (result.kind === 'rejected') throw new Error('the version this step began with no longer runs; mend it and press "Run my version".');
-        playground.edits.message = 'The version this step began with runs again; the editor keeps your text.';
+        const kept = playground.edits.edited;
+        playground.edits.resumeFrom(files);
+        playground.edits.message = kept ? 'The version this step began with runs again; the editor keeps your text.' : 'The version this step began with runs again, and the editor shows it: make your change there.';
       },
       shipped: () => playground.edits.backToShipped(),
     },

@@ -1,6 +1,5 @@
-import { createCarefulAgent } from '$domain/agents/careful';
-import { createCarelessAgent } from '$domain/agents/careless';
-import type { AgentStep, ScriptedAgent } from '$domain/agents/scriptedAgent';
+import { AgentStepper, createAgent } from '$domain/agents/stepper';
+import type { AgentObservation } from '$domain/agents/scriptedAgent';
 import type { ToolCallOutcome } from '../protocol/messages';
 import { observeToolCall } from './agentObservation';
 import { onePerPage } from './onePerPage';
@@ -18,8 +17,10 @@ export interface AgentTurn {
 const MAX_CALLS = 12;
 
 /**
- * Runs a scripted agent step by step through the same host path as the tool panel (schema,
- * approval, domain). The agent only sees what a model would: the result of each call.
+ * The Agents tab's run of a scripted agent: the domain's `AgentStepper` (the one the lesson tests
+ * and host-test drive, tested in domain/agents), each call through the same host path as the tool
+ * panel (schema, approval, domain). The agent only sees what a model would: the result of each
+ * call. This class keeps only what the tab shows: the turns, the summary, whether a call runs.
  */
 export class AgentRunner {
   name = $state<AgentName>('careful');
@@ -27,13 +28,12 @@ export class AgentRunner {
   summary = $state<string | null>(null);
   running = $state(false);
 
-  private agent: ScriptedAgent = createCarefulAgent();
-  private pending: AgentStep | null = null;
+  private stepper = new AgentStepper(createAgent('careful'), MAX_CALLS);
 
   constructor(private readonly playground: Playground) {}
 
   get goal(): string {
-    return this.agent.goal;
+    return this.stepper.agent.goal;
   }
 
   choose(name: AgentName): void {
@@ -42,8 +42,7 @@ export class AgentRunner {
   }
 
   reset(): void {
-    this.agent = this.name === 'careful' ? createCarefulAgent() : createCarelessAgent();
-    this.pending = null;
+    this.stepper = new AgentStepper(createAgent(this.name), MAX_CALLS);
     this.turns = [];
     this.summary = null;
   }
@@ -56,21 +55,12 @@ export class AgentRunner {
   async step(): Promise<void> {
     if (this.finished || this.running) return;
     this.running = true;
+    const stepper = this.stepper;
     try {
-      const next = this.pending ?? this.agent.start();
-      if (next.kind === 'done') {
-        this.summary = next.summary;
-        return;
-      }
-      if (this.turns.length >= MAX_CALLS) {
-        this.summary = `Stopped after ${MAX_CALLS} calls: the agent did not finish on its own.`;
-        return;
-      }
-      const outcome = await this.playground.tool.callToEnd(JSON.stringify(next.args), false);
-      this.turns = [...this.turns, { index: this.turns.length + 1, thought: next.thought, args: next.args, outcome }];
-      this.pending = this.agent.next(observeToolCall(outcome));
-      if (this.pending.kind === 'done') this.summary = this.pending.summary;
+      await stepper.step((args, thought) => this.call(stepper, args, thought));
     } finally {
+      // A run chosen afresh meanwhile keeps its own (empty) summary.
+      if (stepper === this.stepper) this.summary = stepper.summary;
       this.running = false;
     }
   }
@@ -81,6 +71,13 @@ export class AgentRunner {
       await this.step();
       if (this.turns.length === before && !this.finished) break;
     }
+  }
+
+  /** One of the run's calls, as an agent's (the goals tell a scripted agent's calls from the learner's). */
+  private async call(stepper: AgentStepper, args: Record<string, unknown>, thought: string): Promise<AgentObservation> {
+    const outcome = await this.playground.tool.callToEnd(JSON.stringify(args), false, undefined, stepper.agent.name);
+    if (stepper === this.stepper) this.turns = [...this.turns, { index: this.turns.length + 1, thought, args, outcome }];
+    return observeToolCall(outcome);
   }
 }
 

@@ -1,4 +1,4 @@
-import { SAID_BY, type LineOutcome, type UiAnswer, type UiRequest } from '../protocol/messages';
+import { SAID_BY, type EditedVersion, type ExtensionKind, type LineOutcome, type UiAnswer, type UiRequest } from '../protocol/messages';
 import { isBusy } from '../machines/confirmationStates';
 import { factsOfOutcome, type OutcomeVia } from '../tutorial/outcomeFacts';
 import { loadDialogActors } from './loadDialogActors';
@@ -19,6 +19,14 @@ export interface OutputLine {
   readonly text: string;
   /** Said by the learner's edited extension (issue 23): the page marks the line. */
   readonly edited?: boolean;
+  /** The mark's words (`markOf`): an edited text, or the shipped text run as the learner's version (issue 36). */
+  readonly mark?: string;
+}
+
+/** The mark on what the running extension says: whose version, and whether its text is the shipped one. */
+export function markOf(extension: ExtensionKind | undefined, version: EditedVersion | undefined): string | null {
+  if (extension !== 'edited') return null;
+  return version?.text === 'as-shipped' ? 'your version (the shipped text)' : 'your edited extension';
 }
 
 /** How an outcome is printed in the Command output. */
@@ -142,7 +150,7 @@ export class CommandLine {
 
   /** What every answer comes to on the page: printed, noted for the goals, and a request shown when the extension asked. */
   private async settle(outcome: LineOutcome, via: OutcomeVia, typed: string): Promise<void> {
-    for (const fact of factsOfOutcome(outcome, via, typed)) this.facts.note(fact, outcome.by);
+    for (const fact of factsOfOutcome(outcome, via, typed)) this.facts.note(fact, outcome.by, outcome.version);
     if (outcome.kind !== 'asked') {
       this.print(outputKind(outcome), outcome.text, this.saidByEdited(outcome));
       return;
@@ -191,8 +199,8 @@ export class CommandLine {
   /** Another client's already-confirmed `/seeds reserve`, run while the learner's dialog waits. */
   async meanwhileReserve(id: string, packets: number): Promise<void> {
     const outcome = await this.connection.call({ type: 'meanwhileReserve', id, packets });
-    this.facts.note({ kind: 'meanwhile', what: 'reserve' }, outcome.by);
-    if (outcome.kind === 'committed') this.facts.note({ kind: 'committed', change: outcome.change, via: 'meanwhile' }, outcome.by);
+    this.facts.note({ kind: 'meanwhile', what: 'reserve' }, outcome.by, outcome.version);
+    if (outcome.kind === 'committed') this.facts.note({ kind: 'committed', change: outcome.change, via: 'meanwhile' }, outcome.by, outcome.version);
     this.print(outputKind(outcome), `Meanwhile, another action: ${outcome.text}`, this.saidByEdited(outcome));
   }
 
@@ -210,12 +218,12 @@ export class CommandLine {
     this.print('info', why);
   }
 
-  print(kind: OutputKind, text: string, edited = false): void {
-    this.output = [...this.output.slice(-199), edited ? { seq: ++this.seq, kind, text, edited } : { seq: ++this.seq, kind, text }];
+  print(kind: OutputKind, text: string, mark: string | null = null): void {
+    this.output = [...this.output.slice(-199), mark !== null ? { seq: ++this.seq, kind, text, edited: true, mark } : { seq: ++this.seq, kind, text }];
   }
 
-  /** Whether the learner's edited extension said this outcome's text (the outcome says which extension ran). */
-  private saidByEdited(outcome: LineOutcome): boolean {
-    return outcome.by === 'edited' && SAID_BY[outcome.kind] === 'extension';
+  /** The mark when the learner's version said this outcome's text (the outcome says which extension ran, and what its text is). */
+  private saidByEdited(outcome: LineOutcome): string | null {
+    return outcome.by === 'edited' && SAID_BY[outcome.kind] === 'extension' ? markOf(outcome.by, outcome.version) : null;
   }
 }

@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LineOutcome, UiRequest } from '../protocol/messages';
-import { CommandLine, MEANWHILE_ITEM } from './commandLine.svelte';
+import { CommandLine, markOf, MEANWHILE_ITEM } from './commandLine.svelte';
 import { FactLog } from './facts.svelte';
 import { FakeConnection, hostView } from './fakeConnection.testkit';
 import { stubFrames, stubStorage } from './pageGlobals.testkit';
@@ -128,6 +128,18 @@ describe('CommandLine: a line', () => {
       { kind: 'answer', text: 'basil-genovese 8 available', query, seq: 1, extension: 'edited' },
       { kind: 'said', text: 'hello', seq: 2, extension: 'edited' },
     ]);
+  });
+
+  it('marks what a version whose text is the shipped one said as that, not as an edited extension, and stamps the facts with the version (issue 36)', async () => {
+    const { fake, command, facts } = setup();
+    const query = { revision: 'session-1:root', rows: [{ id: 'basil-genovese', available: 8, reserved: 0 }] };
+    const version = { text: 'as-shipped', editedFrom: 'shipped' } as const;
+    fake.answerWith('line', { result: { kind: 'answer', text: 'basil-genovese 8 available', query, by: 'edited', version, deskEntries: { before: 0, after: 0 } } });
+    await command.runLine('/seeds query');
+    expect(command.output.at(-1)).toMatchObject({ edited: true, mark: 'your version (the shipped text)' });
+    expect(facts.facts).toEqual([{ kind: 'answer', text: 'basil-genovese 8 available', query, seq: 1, extension: 'edited', version }]);
+    expect(markOf('edited', { text: 'changed', editedFrom: 'an-edit' })).toBe('your edited extension');
+    expect(markOf('shipped', version)).toBeNull();
   });
 
   it('a refused line is printed as a refusal and noted with the change asked and the worker\'s entry counts', async () => {

@@ -1,4 +1,4 @@
-import type { CompileProblem, ExtensionKind } from '../protocol/messages';
+import type { CompileProblem, EditedFrom, EditedVersion, ExtensionKind } from '../protocol/messages';
 import type { Connection } from './connection.svelte';
 import type { Desk } from './desk.svelte';
 
@@ -18,6 +18,12 @@ export class ExtensionEdits {
   /** What the last action came to, for the Code tab's status region. */
   message = $state.raw<string | null>(null);
   busy = $state.raw<'run' | 'shipped' | 'download' | null>(null);
+  /**
+   * What the drafts were changed from (issue 36): the version that ran last, or the shipped files
+   * (nothing ran yet, or "Discard my edits" put them back). "Run my version" sends it, so the
+   * worker can tell the learner's own change to a version from the shipped text run again.
+   */
+  from = $state.raw<Exclude<EditedFrom, 'restore'>>('shipped');
   private stored: Promise<void> | null = null;
 
   constructor(
@@ -45,6 +51,7 @@ export class ExtensionEdits {
       (stored) => {
         if (stored && !this.edited) {
           this.drafts = stored.files;
+          this.from = 'last-run';
           this.generation++;
         }
       },
@@ -72,7 +79,20 @@ export class ExtensionEdits {
   discard(): void {
     this.drafts = {};
     this.problems = [];
-    this.message = 'Your edits are discarded: the editor shows the shipped files.';
+    this.from = 'shipped';
+    this.message = 'Your edits are discarded: the editor shows the shipped files. Run as they are, they change nothing: a mend is a change you make to your version.';
+    this.generation++;
+  }
+
+  /**
+   * "Reset this step" ran the step's own version again: when the editor holds nothing of the
+   * learner's (the shipped files, after "Discard my edits"), it shows that version, to be changed;
+   * otherwise the editor keeps their text.
+   */
+  resumeFrom(files: Readonly<Record<string, string>>): void {
+    if (this.edited) return;
+    this.drafts = { ...files };
+    this.from = 'last-run';
     this.generation++;
   }
 
@@ -81,7 +101,7 @@ export class ExtensionEdits {
     this.busy = 'run';
     this.message = 'Compiling your version…';
     try {
-      const result = await this.connection.call({ type: 'runEdited', files: { ...this.drafts } });
+      const result = await this.connection.call({ type: 'runEdited', files: { ...this.drafts }, from: this.from });
       if (result.kind === 'rejected') {
         this.problems = result.problems;
         this.message = `Not run: ${count(result.problems.length, 'problem')}. The ${this.running === 'edited' ? 'edited' : 'shipped'} extension that was running keeps running.`;
@@ -89,7 +109,9 @@ export class ExtensionEdits {
       }
       this.problems = [];
       this.connection.restarted = null;
-      this.message = `Your edited extension runs now${result.compileMs === null ? '' : ` (compiled in the worker in ${result.compileMs} ms)`}.`;
+      this.from = 'last-run';
+      const compiled = result.compileMs === null ? '' : ` (compiled in the worker in ${result.compileMs} ms)`;
+      this.message = ranMessage(this.desk.view?.editedVersion, compiled);
     } catch (error) {
       this.message = `Not run: ${error instanceof Error ? error.message : String(error)}`;
     } finally {
@@ -137,6 +159,14 @@ export class ExtensionEdits {
       this.busy = null;
     }
   }
+}
+
+/** What "Run my version" came to, said as what it is: an unchanged text is not called an edit. */
+export function ranMessage(version: EditedVersion | undefined, compiled: string): string {
+  if (version?.text !== 'as-shipped') return `Your edited extension runs now${compiled}.`;
+  return version.editedFrom === 'an-edit'
+    ? `Your version runs now${compiled}: your change made its text the same as the shipped files.`
+    : `Your version runs now${compiled}, but its text is the shipped files unchanged: it breaks and mends nothing.`;
 }
 
 function count(n: number, what: string): string {

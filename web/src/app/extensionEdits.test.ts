@@ -63,7 +63,9 @@ describe('ExtensionEdits: the editor\'s texts', () => {
     expect(edits.drafts).toEqual({});
     expect(edits.problems).toEqual([]);
     expect(edits.generation).toBe(2);
-    expect(edits.message).toBe('Your edits are discarded: the editor shows the shipped files.');
+    expect(edits.message).toBe('Your edits are discarded: the editor shows the shipped files. Run as they are, they change nothing: a mend is a change you make to your version.');
+    // What the drafts were changed from goes with the next "Run my version" (issue 36).
+    expect(edits.from).toBe('shipped');
   });
 
   it('which extension runs is what the last view said', async () => {
@@ -115,7 +117,7 @@ describe('ExtensionEdits: Run my version', () => {
     const running = edits.run();
     expect(busy.now()).toBe('run');
     expect(status.now()).toBe('Compiling your version…');
-    expect(await fake.worker.whenHeld('runEdited')).toEqual({ type: 'runEdited', files: { [COMMAND]: EDITED } });
+    expect(await fake.worker.whenHeld('runEdited')).toEqual({ type: 'runEdited', files: { [COMMAND]: EDITED }, from: 'shipped' });
 
     fake.worker.answer('runEdited', { result: { kind: 'running', extension: 'edited', compileMs: 420 }, changes: changed(hostView({ extension: 'edited' })) });
     await running;
@@ -125,8 +127,20 @@ describe('ExtensionEdits: Run my version', () => {
     // The alert about the earlier hang is over.
     expect(fake.connection.restarted).toBeNull();
     expect(edits.running).toBe('edited');
+    // The drafts are now that version's text: the next run is a change to it.
+    expect(edits.from).toBe('last-run');
     busy.stop();
     status.stop();
+  });
+
+  it('says what an unchanged text is: the shipped files run as they are, or the learner\'s change back to them', async () => {
+    const { fake, edits } = setup();
+    fake.answerWith('runEdited', { result: { kind: 'running', extension: 'edited', compileMs: null }, changes: changed(hostView({ extension: 'edited', editedVersion: { text: 'as-shipped', editedFrom: 'shipped' } })) });
+    await edits.run();
+    expect(edits.message).toBe('Your version runs now, but its text is the shipped files unchanged: it breaks and mends nothing.');
+    fake.answerWith('runEdited', { result: { kind: 'running', extension: 'edited', compileMs: null }, changes: changed(hostView({ extension: 'edited', editedVersion: { text: 'as-shipped', editedFrom: 'an-edit' } })) });
+    await edits.run();
+    expect(edits.message).toBe('Your version runs now: your change made its text the same as the shipped files.');
   });
 
   it('a version compiled before says only that it runs', async () => {

@@ -1,17 +1,21 @@
 import type { Fact, StampedFact } from '../tutorial/facts';
-import type { ExtensionKind } from '../protocol/messages';
+import type { EditedVersion, ExtensionKind, HostView } from '../protocol/messages';
 
 /** What the learner did, for the tutorial's checkpoints: the newest 500 facts, numbered. */
 export class FactLog {
   facts = $state.raw<StampedFact[]>([]);
   private seq = 0;
 
-  /** `running`: the extension the host runs now (the page's last view), stamped on every fact. */
-  constructor(private readonly running: () => ExtensionKind = () => 'shipped') {}
+  /** `view`: the page's last view, whose running extension (and its edited version) is stamped on every fact. */
+  constructor(private readonly view: () => HostView | null = () => null) {}
 
-  /** `extension`: the one that produced the fact, when the answer said so (else the one running now). */
-  note(fact: Fact, extension: ExtensionKind = this.running()): void {
-    this.facts = [...this.facts.slice(-499), { ...fact, seq: ++this.seq, extension } as StampedFact];
+  /** `extension`, `version`: the ones that produced the fact, when the answer said so (else the ones running now). */
+  note(fact: Fact, extension?: ExtensionKind, version?: EditedVersion): void {
+    // Read only when the answer did not say: the Command line's path stays as web/CONTEXT.md lists it.
+    const now = extension === undefined ? this.view() : null;
+    const by = extension ?? now?.extension ?? 'shipped';
+    const edited = extension === undefined ? now?.editedVersion : version;
+    this.facts = [...this.facts.slice(-499), { ...fact, seq: ++this.seq, extension: by, ...(by === 'edited' && edited ? { version: edited } : {}) } as StampedFact];
   }
 
   /** The sequence number the next fact will get: a step's window starts here. */

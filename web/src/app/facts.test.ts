@@ -3,7 +3,8 @@
  * extension the host ran when it was noted; the newest 500 kept; `nextSeq` is where a step's window starts.
  */
 import { describe, expect, it } from 'vitest';
-import type { ExtensionKind } from '../protocol/messages';
+import type { HostView } from '../protocol/messages';
+import { hostView } from './fakeConnection.testkit';
 import { FactLog } from './facts.svelte';
 import { viewOf } from './viewOf.testkit.svelte';
 
@@ -21,14 +22,27 @@ describe('FactLog', () => {
   });
 
   it('stamps each fact with the extension running when it was noted, not the one running later', () => {
-    let running: ExtensionKind = 'shipped';
+    let running: HostView = hostView();
     const log = new FactLog(() => running);
     log.note({ kind: 'forked' });
-    running = 'edited';
+    running = hostView({ extension: 'edited', editedVersion: { text: 'changed', editedFrom: 'shipped' } });
     log.note({ kind: 'refused', code: 'stale-revision', via: 'line', change: null, deskEntries: { before: 1, after: 1 } });
-    expect(log.facts.map((fact) => [fact.kind, fact.extension])).toEqual([
-      ['forked', 'shipped'],
-      ['refused', 'edited'],
+    running = hostView({ extension: 'edited', editedVersion: { text: 'as-shipped', editedFrom: 'an-edit' } });
+    log.note({ kind: 'forked' });
+    expect(log.facts.map((fact) => [fact.kind, fact.extension, fact.version])).toEqual([
+      ['forked', 'shipped', undefined],
+      ['refused', 'edited', { text: 'changed', editedFrom: 'shipped' }],
+      ['forked', 'edited', { text: 'as-shipped', editedFrom: 'an-edit' }],
+    ]);
+  });
+
+  it('an answer that says which version ran is stamped with that one, not the one running when it arrives', () => {
+    const log = new FactLog(() => hostView());
+    log.note({ kind: 'said', text: 'hi' }, 'edited', { text: 'changed', editedFrom: 'an-edit' });
+    log.note({ kind: 'said', text: 'hi' }, 'shipped', { text: 'changed', editedFrom: 'an-edit' });
+    expect(log.facts.map((fact) => [fact.extension, fact.version])).toEqual([
+      ['edited', { text: 'changed', editedFrom: 'an-edit' }],
+      ['shipped', undefined],
     ]);
   });
 

@@ -25,7 +25,7 @@ const FIRST_SCREEN_WATCHES: readonly Watch[] = [{ topic: 'conversation' }, { top
 export class Playground {
   readonly connection: Connection;
   // Each fact is stamped with the extension the host ran when it was noted ("Break it" asks which one refused).
-  readonly facts = new FactLog(() => this.desk.view?.extension ?? 'shipped');
+  readonly facts = new FactLog(() => this.desk.view);
   readonly desk: Desk;
   readonly command: CommandLine;
   readonly tool: ToolCalls;

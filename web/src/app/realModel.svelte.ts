@@ -1,11 +1,11 @@
-import type { ToolResultMessage } from '@mariozechner/pi-ai';
 import * as z from 'zod/mini';
 import { classifyFailure, notAllowed, redact, type ModelProblem } from '../model/modelErrors';
 import { DEFAULT_CALL_LIMIT, runModelRequest, type LoopEnd, type LoopEvent, type LoopHost } from '../model/modelLoop';
-import { PRESET_IDS, PRESETS, reachable, type PresetId } from '../model/presets';
-import { listModels, loadProvider, modelStream, somethingAnswers, type ModelSettings } from '../model/providers';
-import type { ToolCallOutcome, ToolDetailsView } from '../protocol/messages';
+import { originOf, PRESET_IDS, PRESETS, reachable, type ModelApi, type PresetId } from '../model/presets';
+import { DEFAULT_REPLY_TOKENS, listModels, loadProvider, modelStream, somethingAnswers, type ModelSettings } from '../model/providers';
+import type { ToolDetailsView } from '../protocol/messages';
 import { modelSetup, REMEMBERED_MODEL_KEY } from './modelConfigured.svelte';
+import { connectedText, endingText, errorText, parseJson, resultView, unrunText } from './modelTexts';
 import { onePerPage } from './onePerPage';
 import type { Playground } from './playground.svelte';
 
@@ -14,13 +14,16 @@ export interface ModelCallView {
   readonly id: string;
   readonly name: string;
   readonly args: Record<string, unknown>;
-  readonly modelSaw: { readonly text: string; readonly isError: boolean } | null;
+  /** The result's text as the model was sent it; `api` says whether that message can carry an error flag. */
+  readonly modelSaw: { readonly text: string; readonly isError: boolean; readonly api: ModelApi } | null;
   readonly hostHas: { readonly stage: string; readonly details: ToolDetailsView | null; readonly approval: string | null } | null;
   readonly failed: string | null;
 }
 
 export interface ModelReplyView {
   readonly reply: number;
+  /** The model's reasoning as it streamed (a reasoning model thinks before it answers). */
+  thinking: string;
   text: string;
   calls: ModelCallView[];
 }
@@ -47,9 +50,11 @@ const ModelListSchema = z.object({ data: z.array(z.object({ id: z.string() })) }
  */
 export class RealModel {
   preset = $state<PresetId>('ollama');
-  baseUrl = $state(PRESETS.ollama.baseUrl);
+  #baseUrl = $state(PRESETS.ollama.baseUrl);
   model = $state('');
   apiKey = $state('');
+  /** Why the key field was emptied (another provider, another address), shown while it is empty. */
+  keyNotice = $state<string | null>(null);
   remember = $state(false);
   remembered = $state(false);
   models = $state.raw<readonly string[]>([]);
@@ -58,6 +63,8 @@ export class RealModel {
   testing = $state(false);
   prompt = $state(LESSON_REQUEST);
   limit = $state(DEFAULT_CALL_LIMIT);
+  /** The most tokens one reply may take, passed to the provider as `maxTokens`. */
+  replyTokens = $state(DEFAULT_REPLY_TOKENS);
   running = $state(false);
   replies = $state<ModelReplyView[]>([]);
   /** How the last request ended, as a sentence. */
@@ -71,14 +78,32 @@ export class RealModel {
     this.restore();
   }
 
+  get baseUrl(): string {
+    return this.#baseUrl;
+  }
+
+  /**
+   * The key belongs to the address it was typed for: a Base URL on another origin (scheme, host,
+   * port) empties it, so it is never sent anywhere the learner did not type it for.
+   */
+  set baseUrl(url: string) {
+    if (this.apiKey !== '' && originOf(url) !== originOf(this.#baseUrl)) this.dropKey(`it was typed for ${originOf(this.#baseUrl) ?? 'the address before'}, and the Base URL now points elsewhere`);
+    this.#baseUrl = url;
+  }
+
   /** Another provider: its address, and no key: a key typed for one provider is never sent to another. */
   choosePreset(id: PresetId): void {
     if (id === this.preset) return;
+    if (this.apiKey !== '') this.dropKey(`it was typed for ${PRESETS[this.preset].label}`);
     this.preset = id;
     this.baseUrl = PRESETS[id].baseUrl;
-    this.apiKey = '';
     this.models = [];
     this.status = null;
+  }
+
+  private dropKey(why: string): void {
+    this.apiKey = '';
+    this.keyNotice = `The API key field was emptied: ${why}, so paste the key for this address.`;
   }
 
   get settings(): ModelSettings {
@@ -114,10 +139,13 @@ export class RealModel {
       }
       const parsed = ModelListSchema.safeParse(await response.json().catch(() => null));
       this.models = parsed.success ? parsed.data.data.map((entry) => entry.id) : [];
-      if (this.model === '' && this.models.length > 0) this.model = this.models[0] ?? '';
+      // On this computer the first model listed is one the learner installed; a hosted provider's
+      // first can be a non-chat or the most expensive model, so there the learner picks.
+      const hosted = PRESETS[settings.preset].paid;
+      if (!hosted && this.model === '' && this.models.length > 0) this.model = this.models[0] ?? '';
       this.status = {
         ok: true,
-        text: parsed.success ? connectedText(this.models) : 'Connected, but this provider does not list its models here: type the model\'s name.',
+        text: parsed.success ? connectedText(this.models, hosted && this.model === '') : 'Connected, but this provider does not list its models here: type the model\'s name.',
       };
       modelSetup.configured = true;
       this.store();
@@ -141,10 +169,17 @@ export class RealModel {
     try {
       const [provider, tools] = await Promise.all([loadProvider(PRESETS[settings.preset].api), this.playground.connection.call({ type: 'modelTools' })]);
       let started = false;
-      const stream = modelStream(provider, settings, {
-        started: () => (started = true),
-        sentTools: (tools) => (this.sentTools = tools === undefined ? null : JSON.stringify(tools, null, 2)),
-      });
+      const replyTokens = this.replyTokens;
+      const api = PRESETS[settings.preset].api;
+      const stream = modelStream(
+        provider,
+        settings,
+        {
+          started: () => (started = true),
+          sentTools: (tools) => (this.sentTools = tools === undefined ? null : JSON.stringify(tools, null, 2)),
+        },
+        replyTokens,
+      );
       const end = await runModelRequest({
         prompt: this.prompt.trim(),
         systemPrompt: SYSTEM_PROMPT,
@@ -153,11 +188,11 @@ export class RealModel {
         host: this.host(settings.apiKey),
         signal: abort.signal,
         limit: this.limit,
-        onEvent: (event) => this.show(event),
+        onEvent: (event) => this.show(event, api),
         explain: (message) => this.explain(settings, message, started),
       });
       modelSetup.configured = true;
-      this.ending = { kind: end.kind, text: redact(endingText(end, this.limit), settings.apiKey) };
+      this.ending = { kind: end.kind, text: redact(endingText(end, this.limit, replyTokens), settings.apiKey) };
     } catch (error) {
       this.ending = { kind: 'host', text: redact(`The request could not run: ${errorText(error)}`, settings.apiKey) };
     } finally {
@@ -195,11 +230,16 @@ export class RealModel {
     };
   }
 
-  private show(event: LoopEvent): void {
+  private show(event: LoopEvent, api: ModelApi): void {
     switch (event.type) {
       case 'reply':
-        this.replies.push({ reply: event.reply, text: '', calls: [] });
+        this.replies.push({ reply: event.reply, thinking: '', text: '', calls: [] });
         return;
+      case 'thinking': {
+        const reply = this.replies.at(-1);
+        if (reply) reply.thinking += event.delta;
+        return;
+      }
       case 'text': {
         const reply = this.replies.at(-1);
         if (!reply) return;
@@ -213,7 +253,7 @@ export class RealModel {
         return;
       case 'unrun': {
         const reply = this.replies.find((each) => each.reply === event.reply);
-        const failed = event.why === 'aborted' ? 'Not run: the reply was stopped while this call was arriving, so the host never got it.' : 'Not run: the reply broke off while this call was arriving, so the host never got it.';
+        const failed = unrunText(event.why);
         if (reply) reply.calls = reply.calls.map((call) => (event.ids.includes(call.id) && call.modelSaw === null ? { ...call, failed } : call));
         return;
       }
@@ -221,14 +261,14 @@ export class RealModel {
         const reply = this.replies.at(-1);
         const index = reply?.calls.findIndex((call) => call.id === event.id) ?? -1;
         if (!reply || index < 0) return;
-        reply.calls[index] = { ...reply.calls[index]!, ...resultView(event.outcome, event.modelSaw) };
+        reply.calls[index] = { ...reply.calls[index]!, ...resultView(event.outcome, event.modelSaw, api) };
         return;
       }
     }
   }
 
   private async explain(settings: ModelSettings, message: string, streamStarted: boolean): Promise<ModelProblem> {
-    const problem = await classifyFailure({ message, streamStarted, probe: () => somethingAnswers(settings.baseUrl) }, PRESETS[settings.preset], settings.model, location.origin);
+    const problem = await classifyFailure({ message, streamStarted, probe: () => somethingAnswers(settings.baseUrl) }, PRESETS[settings.preset], settings.model, location.origin, settings.baseUrl);
     return { ...problem, text: redact(problem.text, settings.apiKey) };
   }
 
@@ -244,50 +284,6 @@ export class RealModel {
     ({ preset: this.preset, baseUrl: this.baseUrl, model: this.model, apiKey: this.apiKey } = parsed.data);
     this.remember = true;
     this.remembered = true;
-  }
-}
-
-function resultView(outcome: ToolCallOutcome, modelSaw: ToolResultMessage | null): Partial<ModelCallView> {
-  if (outcome.kind !== 'result') return { failed: outcome.kind === 'failed' ? outcome.text : 'The call did not finish.' };
-  const text = modelSaw?.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n') ?? outcome.text;
-  return {
-    modelSaw: { text, isError: outcome.isError },
-    hostHas: { stage: outcome.stage, details: outcome.details, approval: outcome.approval ? `${outcome.approval.tier} tier, ${outcome.approval.policy} (${outcome.approval.source})` : null },
-  };
-}
-
-export function endingText(end: LoopEnd, limit: number): string {
-  const calls = `${end.calls} tool ${end.calls === 1 ? 'call' : 'calls'}`;
-  switch (end.kind) {
-    case 'answered':
-      return `The model finished on its own after ${calls}; its turn is in the journal.`;
-    case 'limit':
-      return `Stopped after ${calls}: the model kept calling tools without finishing, and this page ends a request at ${limit} calls. Every call has its result in the journal.`;
-    case 'stopped':
-      return end.recorded ? `Stopped after ${calls}. What the model had said is in the journal, and every call there has its result.` : 'Stopped before the model answered: nothing was recorded.';
-    case 'provider':
-      return end.problem.text;
-    case 'host':
-      return `The host could not go on: ${end.text}`;
-  }
-}
-
-function connectedText(models: readonly string[]): string {
-  if (models.length === 0) return 'Connected, but no models are installed there yet (for Ollama: `ollama pull qwen3`).';
-  const shown = models.slice(0, 6).join(', ');
-  return `Connected: ${models.length} ${models.length === 1 ? 'model' : 'models'} at this address (${shown}${models.length > 6 ? ', …' : ''}).`;
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function parseJson(text: string | null): unknown {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
   }
 }
 

@@ -17,14 +17,14 @@ const KEY = 'sk-test-SECRET-key-123';
 
 /** Each reply the scripted provider gives, in order: text, tool calls, or a failure. */
 type Reply = { readonly text?: string; readonly calls?: readonly Record<string, unknown>[]; readonly fail?: string };
-const provider = vi.hoisted(() => ({ replies: [] as Reply[], seen: [] as { apiKey: string | undefined; messages: unknown[] }[] }));
+const provider = vi.hoisted(() => ({ replies: [] as Reply[], seen: [] as { apiKey: string | undefined; maxTokens: number | undefined; modelMaxTokens: number; messages: unknown[] }[] }));
 
 vi.mock(import('../model/providers'), async (importOriginal) => {
   const real = await importOriginal();
   return {
     ...real,
     loadProvider: async () => (model, context, options) => {
-      provider.seen.push({ apiKey: options.apiKey, messages: structuredClone(context.messages) });
+      provider.seen.push({ apiKey: options.apiKey, maxTokens: options.maxTokens, modelMaxTokens: model.maxTokens, messages: structuredClone(context.messages) });
       const reply = provider.replies.shift() ?? { text: 'done' };
       return scriptedStream(model.api, model.provider, model.id, reply, () => options.onResponse?.({ status: 200, headers: {} }, model));
     },
@@ -118,7 +118,7 @@ describe('a request to a real model', () => {
     ]);
     expect(model.replies.map((reply) => reply.text)).toEqual(['Looking.', '', 'Reserved.']);
     const call = model.replies[0]!.calls[0]!;
-    expect(call.modelSaw).toEqual({ text: 'bean-scarlet: 5 available\nrevision: s:r1', isError: false });
+    expect(call.modelSaw).toEqual({ text: 'bean-scarlet: 5 available\nrevision: s:r1', isError: false, api: 'openai-completions' });
     expect(call.hostHas?.details).toMatchObject({ ok: true, scope: 'query', agentEnabled: true });
     // The second reply was asked with the first call's text, and no details.
     const toolMessage = (provider.seen[1]?.messages as { role: string; content: unknown; details?: unknown }[]).find((message) => message.role === 'toolResult');
@@ -154,6 +154,55 @@ describe('a request to a real model', () => {
     await model.ask();
     expect(model.ending?.text).toContain('needs an API key');
     expect(provider.seen).toEqual([]);
+  });
+
+  it('empties the key when the Base URL moves to another origin (the key belongs to the address it was typed for), and keeps it on the same origin', async () => {
+    const { model } = setup();
+    model.choosePreset('openai');
+    model.apiKey = KEY;
+    model.baseUrl = 'https://api.openai.com/v1/';
+    expect(model.apiKey).toBe(KEY);
+    expect(model.keyNotice).toBeNull();
+    // The first keystroke of a new address already leaves the origin the key was typed for.
+    model.baseUrl = 'https://api.openai.co';
+    expect(model.apiKey).toBe('');
+    expect(model.keyNotice).toBe('The API key field was emptied: it was typed for https://api.openai.com, and the Base URL now points elsewhere, so paste the key for this address.');
+    model.baseUrl = 'https://openrouter.ai/api/v1';
+    model.model = 'openai/gpt-4o';
+    await model.ask();
+    expect(model.ending?.text).toContain('needs an API key');
+    expect(provider.seen).toEqual([]);
+  });
+
+  it('passes "Reply token limit" to the provider as maxTokens on every request (4096 unless changed)', async () => {
+    const { model } = setup();
+    provider.replies = [{ calls: [{ op: 'query' }] }, { text: 'ok' }];
+    await model.ask();
+    expect(provider.seen.map((seen) => [seen.maxTokens, seen.modelMaxTokens])).toEqual([
+      [4096, 4096],
+      [4096, 4096],
+    ]);
+    model.replyTokens = 1024;
+    provider.seen = [];
+    await model.ask();
+    expect(provider.seen.map((seen) => seen.maxTokens)).toEqual([1024]);
+  });
+
+  it('"Test connection" fills the model from a local server\'s list, and leaves it to the learner on a hosted provider', async () => {
+    vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ data: [{ id: 'dall-e-3' }, { id: 'gpt-4o' }] }), { status: 200 }));
+    const local = setup().model;
+    local.model = '';
+    await local.testConnection();
+    expect(local.model).toBe('dall-e-3');
+    expect(local.status?.text).toBe('Connected: 2 models at this address (dall-e-3, gpt-4o).');
+    const hosted = setup().model;
+    hosted.choosePreset('openai');
+    hosted.model = '';
+    hosted.apiKey = KEY;
+    await hosted.testConnection();
+    expect(hosted.model).toBe('');
+    expect(hosted.models).toEqual(['dall-e-3', 'gpt-4o']);
+    expect(hosted.status?.text).toContain('pick one in "Model"');
   });
 
   it('refuses an address the page may not reach before anything is sent', async () => {

@@ -4,6 +4,7 @@ import type { Connection } from './connection.svelte';
 import type { Desk } from './desk.svelte';
 import type { ApprovalActor, ApprovalSnapshot } from './dialogActors';
 import type { FactLog } from './facts.svelte';
+import type { ToolCaller } from '../tutorial/facts';
 
 /**
  * The seed_desk tool as a model would call it through the host (schema, approval, domain), the
@@ -22,6 +23,7 @@ export class ToolCalls {
   approval = $state.raw<ApprovalSnapshot>();
   private pendingArgs = '';
   private pendingBefore = 0;
+  private pendingBy: ToolCaller = 'you';
   private actor: ApprovalActor | undefined;
 
   constructor(
@@ -47,14 +49,16 @@ export class ToolCalls {
   /**
    * Calls seed_desk through the host. Returns the outcome it showed. `modelCall`: a real model's
    * call, already in the assistant message the page recorded; its result goes under the model's id.
+   * `agent`: a scripted agent's call (the goals tell who called: issue 36).
    */
-  async call(args: string, skipSchema: boolean, modelCall?: ModelCallRef): Promise<ToolCallOutcome> {
+  async call(args: string, skipSchema: boolean, modelCall?: ModelCallRef, agent?: 'careful' | 'careless'): Promise<ToolCallOutcome> {
     const before = this.desk.seedDeskEntryCount;
     // A call may need approval: its machine's code loads while the worker answers (once).
     if (!this.actor) loadDialogActors().catch(() => undefined);
     const result = await this.connection.call({ type: 'toolCall', args, skipSchema, ...(modelCall ? { call: modelCall } : {}) });
     this.pendingArgs = args;
     this.pendingBefore = before;
+    this.pendingBy = modelCall ? 'model' : (agent ?? 'you');
     if (result.kind === 'approval') {
       this.outcome = result;
       let approval: ApprovalActor;
@@ -73,8 +77,8 @@ export class ToolCalls {
   }
 
   /** A call as an agent makes it: when the host asks for approval, the answer comes from the learner and this resolves with the call's end. */
-  async callToEnd(args: string, skipSchema: boolean, modelCall?: ModelCallRef): Promise<ToolCallOutcome> {
-    const outcome = await this.call(args, skipSchema, modelCall);
+  async callToEnd(args: string, skipSchema: boolean, modelCall?: ModelCallRef, agent?: 'careful' | 'careless'): Promise<ToolCallOutcome> {
+    const outcome = await this.call(args, skipSchema, modelCall, agent);
     if (outcome.kind !== 'approval') return outcome;
     const actor = this.approvalActor;
     return new Promise((resolve) => {
@@ -126,7 +130,8 @@ export class ToolCalls {
   }
 
   private show(outcome: ToolCallOutcome): void {
-    this.facts.note({ kind: 'tool', args: this.pendingArgs, outcome, deskEntries: { before: this.pendingBefore, after: this.desk.seedDeskEntryCount } });
+    const by = this.pendingBy === 'you' ? {} : { by: this.pendingBy };
+    this.facts.note({ kind: 'tool', args: this.pendingArgs, outcome, deskEntries: { before: this.pendingBefore, after: this.desk.seedDeskEntryCount }, ...by });
     this.outcome = outcome;
     if (outcome.kind === 'result' && outcome.details?.revision) this.latestRevision = outcome.details.revision;
   }

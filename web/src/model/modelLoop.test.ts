@@ -29,6 +29,8 @@ function assistant(content: AssistantMessage['content'], stopReason: StopReason,
 
 /** One reply of the model, as the provider streams it. */
 interface Reply {
+  /** Reasoning deltas, in order, streamed before the text (as a reasoning model's server sends them). */
+  readonly thinking?: readonly string[];
   /** Text deltas, in order. */
   readonly text?: readonly string[];
   /** Whole tool calls (toolcall_start, _delta, _end each). */
@@ -37,8 +39,12 @@ interface Reply {
   readonly halfCall?: ToolCall;
   /** Whether the provider answered at all (`start`); a request that got no answer has no start. */
   readonly answered?: boolean;
-  /** How the reply ends: done (the default), a provider error, or it waits for the learner's Stop. */
-  readonly end?: { readonly kind: 'done' } | { readonly kind: 'error'; readonly message: string } | { readonly kind: 'wait-for-abort' };
+  /**
+   * How the reply ends: done (the default), a provider error, it waits for the learner's Stop, or it
+   * reaches its token cap (`length`: pi-ai closes a half-written call with `toolcall_end` and what
+   * parsed of its arguments, then reports `done` with stopReason "length").
+   */
+  readonly end?: { readonly kind: 'done' } | { readonly kind: 'error'; readonly message: string } | { readonly kind: 'wait-for-abort' } | { readonly kind: 'length' };
 }
 
 const toolCall = (id: string, args: Record<string, unknown>, name = 'seed_desk'): ToolCall => ({ type: 'toolCall', id, name, arguments: args });
@@ -56,6 +62,17 @@ function replyStream(reply: Reply, signal: AbortSignal): ModelStreamCall {
     const partial = () => assistant(content, 'stop');
     if (reply.answered !== false) {
       yield { type: 'start', partial: partial() };
+      if (reply.thinking) {
+        const block = { type: 'thinking' as const, thinking: '' };
+        content.push(block);
+        const contentIndex = content.length - 1;
+        yield { type: 'thinking_start', contentIndex, partial: partial() };
+        for (const delta of reply.thinking) {
+          block.thinking += delta;
+          yield { type: 'thinking_delta', contentIndex, delta, partial: partial() };
+        }
+        yield { type: 'thinking_end', contentIndex, content: block.thinking, partial: partial() };
+      }
       if (reply.text) {
         const block = { type: 'text' as const, text: '' };
         content.push(block);
@@ -82,6 +99,13 @@ function replyStream(reply: Reply, signal: AbortSignal): ModelStreamCall {
       }
     }
     const end = reply.end ?? { kind: 'done' };
+    if (end.kind === 'length') {
+      if (reply.halfCall) yield { type: 'toolcall_end', contentIndex: content.length - 1, toolCall: reply.halfCall, partial: partial() };
+      const message = assistant(content, 'length');
+      settle(message);
+      yield { type: 'done', reason: 'length', message };
+      return;
+    }
     if (end.kind === 'wait-for-abort') {
       await aborted(signal);
       const message = assistant(content, 'aborted', 'Request was aborted');
@@ -422,5 +446,41 @@ describe('the host fails', () => {
     expect(end).toEqual({ kind: 'host', calls: 1, text: 'The tool arguments are not valid JSON, so no call was made.' });
     expect(contexts).toHaveLength(1);
     expect(events.filter((event) => event.type === 'result')).toEqual([{ type: 'result', id: 'call_q', outcome: { kind: 'failed', text: 'The tool arguments are not valid JSON, so no call was made.' }, modelSaw: null }]);
+  });
+});
+
+describe('a reasoning model: its thinking streams as it comes', () => {
+  it('thinking deltas arrive as thinking events before the text, under their reply, and the recorded message keeps the thinking', async () => {
+    const { end, events, recorded } = await runScripted({
+      replies: [{ thinking: ['The user wants ', 'a query first.'], text: ['Looking.'], calls: [toolCall('call_q', { op: 'query' })] }, { thinking: ['Done.'], text: ['All set.'] }],
+    });
+    expect(end).toEqual({ kind: 'answered', calls: 1 });
+    const streamed = events.flatMap((event) => (event.type === 'thinking' || event.type === 'text' ? [`${event.reply} ${event.type} ${event.delta}`] : []));
+    expect(streamed).toEqual(['1 thinking The user wants ', '1 thinking a query first.', '1 text Looking.', '2 thinking Done.', '2 text All set.']);
+    const first = recorded[1];
+    expect(first?.role === 'assistant' ? first.content[0] : null).toEqual({ type: 'thinking', thinking: 'The user wants a query first.' });
+  });
+});
+
+describe('a reply that reaches its token cap (stopReason "length")', () => {
+  const half = toolCall('call_half', { op: 'act', action: 'res' });
+
+  it('is its own ending; the half-written call is shown as not run, never reaches the host, and is not recorded', async () => {
+    const { end, log, events, recorded } = await runScripted({ replies: [{ text: ['Reserving now'], halfCall: half, end: { kind: 'length' } }] });
+    expect(end).toEqual({ kind: 'length', calls: 0, unrun: 1 });
+    expect(log.some((entry) => entry.kind === 'call')).toBe(false);
+    expect(events).toContainEqual({ type: 'unrun', reply: 1, ids: ['call_half'], why: 'length' });
+    expect(recorded.map((message) => message.role)).toEqual(['user', 'assistant']);
+    const cut = recorded[1];
+    expect(cut?.role === 'assistant' ? cut.stopReason : null).toBe('length');
+    expect(hasToolCall(cut!)).toBe(false);
+    expect(JSON.stringify(cut)).toContain('Reserving now');
+  });
+
+  it('after calls that ran: they keep their results, the count says so, and the model is not asked again', async () => {
+    const { end, log } = await runScripted({ replies: [{ calls: [toolCall('call_q', { op: 'query' })] }, { text: ['Too long'], end: { kind: 'length' } }] });
+    expect(end).toEqual({ kind: 'length', calls: 1, unrun: 0 });
+    expect(log.filter((entry) => entry.kind === 'stream')).toHaveLength(2);
+    expect(log.filter((entry) => entry.kind === 'call').map((entry) => (entry.kind === 'call' ? entry.ref.id : ''))).toEqual(['call_q']);
   });
 });

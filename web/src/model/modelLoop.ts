@@ -27,14 +27,18 @@ export interface LoopHost {
 export type LoopEvent =
   | { readonly type: 'reply'; readonly reply: number }
   | { readonly type: 'text'; readonly reply: number; readonly delta: string }
+  /** The model's reasoning as it streams (pi-ai's `thinking_delta`: an OpenAI-compatible server's `reasoning_content` or `reasoning`, Anthropic's thinking blocks). */
+  | { readonly type: 'thinking'; readonly reply: number; readonly delta: string }
   | { readonly type: 'call'; readonly reply: number; readonly id: string; readonly name: string; readonly args: Record<string, unknown> }
   | { readonly type: 'result'; readonly id: string; readonly outcome: ToolCallOutcome; readonly modelSaw: ToolResultMessage | null }
-  /** A reply that was stopped or failed: the calls it had begun were never run (the host got none of them). */
-  | { readonly type: 'unrun'; readonly reply: number; readonly ids: readonly string[]; readonly why: 'aborted' | 'error' };
+  /** A reply that was stopped, failed or ran out of tokens: the calls it had begun were never run (the host got none of them). */
+  | { readonly type: 'unrun'; readonly reply: number; readonly ids: readonly string[]; readonly why: 'aborted' | 'error' | 'length' };
 
 export type LoopEnd =
   | { readonly kind: 'answered'; readonly calls: number }
   | { readonly kind: 'limit'; readonly calls: number }
+  /** The reply reached its token cap (`maxTokens`) before it finished; `unrun` counts the half-written calls it left. */
+  | { readonly kind: 'length'; readonly calls: number; readonly unrun: number }
   | { readonly kind: 'stopped'; readonly calls: number; readonly recorded: boolean }
   | { readonly kind: 'provider'; readonly calls: number; readonly problem: ModelProblem; readonly recorded: boolean }
   | { readonly kind: 'host'; readonly calls: number; readonly text: string };
@@ -71,12 +75,22 @@ export async function runModelRequest(options: LoopOptions): Promise<LoopEnd> {
     for await (const event of stream) {
       if (event.type === 'start') started = true;
       else if (event.type === 'text_delta') options.onEvent({ type: 'text', reply, delta: event.delta });
+      else if (event.type === 'thinking_delta') options.onEvent({ type: 'thinking', reply, delta: event.delta });
       else if (event.type === 'toolcall_end') {
         shown.push(event.toolCall.id);
         options.onEvent({ type: 'call', reply, id: event.toolCall.id, name: event.toolCall.name, args: event.toolCall.arguments });
       }
     }
     const message = await stream.result();
+    if (message.stopReason === 'length') {
+      // A reply cut at its token cap: pi-ai closes each half-written call with what parsed of its
+      // arguments, so none of them is run, and none is recorded (a call in the journal always has its
+      // result). The real OMP 18.2.3 pairs each with a "not executed" result and asks the model again.
+      if (shown.length > 0) options.onEvent({ type: 'unrun', reply, ids: shown, why: 'length' });
+      const failure = await recordAll(host, userRecorded ? [] : [userMessage(options.prompt)], withoutCalls(message));
+      if (failure !== null) return { kind: 'host', calls, text: failure };
+      return { kind: 'length', calls, unrun: shown.length };
+    }
     if (message.stopReason === 'aborted' || message.stopReason === 'error') {
       // pi-ai closes a half-streamed call (`toolcall_end`) before it reports the abort: it is shown, and never run.
       if (shown.length > 0) options.onEvent({ type: 'unrun', reply, ids: shown, why: message.stopReason });

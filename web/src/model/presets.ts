@@ -19,6 +19,16 @@ export interface ProviderPreset {
   readonly start: string | null;
   /** What lets this page's origin call it, when the browser refuses the cross-origin request. */
   readonly allowOrigin: (origin: string) => string;
+  /** Whether a request is billed to the account behind the key (a hosted provider). */
+  readonly paid: boolean;
+  /**
+   * The body field that caps a reply's length. OpenAI's chat completions take `max_completion_tokens`
+   * (`max_tokens` is deprecated there and refused by its reasoning models); Ollama's OpenAI layer
+   * reads `max_tokens` only (docs.ollama.com/api/openai-compatibility; ollama/ollama#14464, open, adds
+   * the other), and LM Studio, llama.cpp and OpenRouter (openrouter.ai/docs/api-reference/parameters)
+   * document `max_tokens`. Anthropic's Messages API has its own required `max_tokens`.
+   */
+  readonly maxTokensField: 'max_tokens' | 'max_completion_tokens';
 }
 
 export const PRESET_IDS = ['ollama', 'lmstudio', 'llamacpp', 'openai', 'anthropic', 'openrouter', 'compatible'] as const;
@@ -32,7 +42,14 @@ export const PRESETS: Readonly<Record<PresetId, ProviderPreset>> = {
     baseUrl: 'http://localhost:11434/v1',
     needsKey: false,
     start: 'Is Ollama running? Start it with `ollama serve`.',
-    allowOrigin: (origin) => `Ollama refused this page's origin: restart it with OLLAMA_ORIGINS=${origin} (for example \`OLLAMA_ORIGINS=${origin} ollama serve\`).`,
+    // Ollama allows http(s)://localhost, 127.0.0.1 and 0.0.0.0 on any port by itself (its
+    // envconfig `AllowedOrigins`); OLLAMA_ORIGINS adds to those, for a page served from elsewhere.
+    allowOrigin: (origin) =>
+      loopbackOrigin(origin)
+        ? 'Something at this address refused this page\'s origin, though Ollama itself accepts any page on localhost or 127.0.0.1: check that it is Ollama listening there, not another server or a proxy in front of it.'
+        : `Ollama refused this page's origin: restart it with OLLAMA_ORIGINS=${origin} (for example \`OLLAMA_ORIGINS=${origin} ollama serve\`).`,
+    paid: false,
+    maxTokensField: 'max_tokens',
   },
   lmstudio: {
     id: 'lmstudio',
@@ -40,8 +57,10 @@ export const PRESETS: Readonly<Record<PresetId, ProviderPreset>> = {
     api: 'openai-completions',
     baseUrl: 'http://localhost:1234/v1',
     needsKey: false,
-    start: 'Is the LM Studio server running? Start it in LM Studio\'s Developer tab ("Start Server") or with `lms server start`.',
-    allowOrigin: () => 'LM Studio refused this page\'s origin: turn on "Enable CORS" in its server settings and start the server again.',
+    start: 'Is the LM Studio server running? Start it with `lms server start --cors` (a page in a browser needs --cors), or in LM Studio\'s Developer tab with "Enable CORS" on.',
+    allowOrigin: () => 'LM Studio refused this page\'s origin: restart its server with `lms server start --cors`, or turn on "Enable CORS" in its Developer tab.',
+    paid: false,
+    maxTokensField: 'max_tokens',
   },
   llamacpp: {
     id: 'llamacpp',
@@ -51,6 +70,8 @@ export const PRESETS: Readonly<Record<PresetId, ProviderPreset>> = {
     needsKey: false,
     start: 'Is llama-server running? Start it with `llama-server -m <model.gguf> --jinja` (tool calls need --jinja).',
     allowOrigin: () => 'The llama.cpp server refused this page\'s origin: start llama-server without a proxy in front of it, or let the proxy allow this origin.',
+    paid: false,
+    maxTokensField: 'max_tokens',
   },
   openai: {
     id: 'openai',
@@ -60,6 +81,8 @@ export const PRESETS: Readonly<Record<PresetId, ProviderPreset>> = {
     needsKey: true,
     start: null,
     allowOrigin: () => 'The browser refused the call to OpenAI: check that no extension or proxy blocks api.openai.com.',
+    paid: true,
+    maxTokensField: 'max_completion_tokens',
   },
   anthropic: {
     id: 'anthropic',
@@ -69,6 +92,8 @@ export const PRESETS: Readonly<Record<PresetId, ProviderPreset>> = {
     needsKey: true,
     start: null,
     allowOrigin: () => 'The browser refused the call to Anthropic: check that no extension or proxy blocks api.anthropic.com.',
+    paid: true,
+    maxTokensField: 'max_tokens',
   },
   openrouter: {
     id: 'openrouter',
@@ -78,6 +103,8 @@ export const PRESETS: Readonly<Record<PresetId, ProviderPreset>> = {
     needsKey: true,
     start: null,
     allowOrigin: () => 'The browser refused the call to OpenRouter: check that no extension or proxy blocks openrouter.ai.',
+    paid: true,
+    maxTokensField: 'max_tokens',
   },
   compatible: {
     id: 'compatible',
@@ -87,6 +114,8 @@ export const PRESETS: Readonly<Record<PresetId, ProviderPreset>> = {
     needsKey: false,
     start: 'Nothing answered at that address: start the server, and check the port and the /v1 at the end.',
     allowOrigin: (origin) => `The server refused this page's origin: let it allow ${origin} (its CORS setting).`,
+    paid: false,
+    maxTokensField: 'max_tokens',
   },
 };
 
@@ -115,4 +144,25 @@ export function reachable(baseUrl: string): boolean {
     if (url.hostname !== host) return false;
     return port === '*' || url.port === '';
   });
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Whether an address (a page's origin or a base URL) is on this computer. */
+export function loopbackOrigin(address: string): boolean {
+  try {
+    return LOOPBACK_HOSTS.has(new URL(address).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** The origin of an address, or null when it is not one (a half-typed URL). */
+export function originOf(address: string): string | null {
+  try {
+    const url = new URL(address.trim());
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
+  } catch {
+    return null;
+  }
 }

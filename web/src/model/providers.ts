@@ -27,8 +27,15 @@ export async function loadProvider(api: ModelApi): Promise<StreamFunction> {
   return ENTRY[api]();
 }
 
-/** The model as pi-ai's custom-model form describes it (the README's way for a local server). */
-export function modelOf(settings: ModelSettings): Model<Api> {
+/** How many tokens a reply may take unless the learner says otherwise ("Reply token limit"). */
+export const DEFAULT_REPLY_TOKENS = 4_096;
+
+/**
+ * The model as pi-ai's custom-model form describes it (the README's way for a local server).
+ * `replyTokens` is passed as `maxTokens` in every call (`modelStream`): without it pi-ai sends no
+ * cap to an OpenAI-compatible server and `max_tokens` = the model's maximum / 3 to Anthropic.
+ */
+export function modelOf(settings: ModelSettings, replyTokens = DEFAULT_REPLY_TOKENS): Model<Api> {
   const preset = PRESETS[settings.preset];
   return {
     id: settings.model,
@@ -40,7 +47,9 @@ export function modelOf(settings: ModelSettings): Model<Api> {
     input: ['text'],
     cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
     contextWindow: 32_000,
-    maxTokens: 2_048,
+    maxTokens: replyTokens,
+    // Only the field's name: every other setting is what pi-ai detects from the provider and address.
+    ...(preset.api === 'openai-completions' ? { compat: { maxTokensField: preset.maxTokensField } } : {}),
   };
 }
 
@@ -56,14 +65,15 @@ export interface StreamWatch {
  * `watch.sentTools`, the tools as pi-ai put them in the request body (its `onPayload`, which holds
  * no key: that travels in a header), since each provider's shape is what its model is told.
  */
-export function modelStream(stream: StreamFunction, settings: ModelSettings, watch: StreamWatch): ModelStream {
-  const model = modelOf(settings);
+export function modelStream(stream: StreamFunction, settings: ModelSettings, watch: StreamWatch, replyTokens = DEFAULT_REPLY_TOKENS): ModelStream {
+  const model = modelOf(settings, replyTokens);
   // A local server takes no key; the SDK still wants one, and a placeholder is what pi-ai's README uses.
   const apiKey = settings.apiKey === '' ? 'no-key' : settings.apiKey;
   return (context, signal) =>
     stream(model, context, {
       apiKey,
       signal,
+      maxTokens: replyTokens,
       maxRetries: 0,
       onResponse: () => watch.started(),
       onPayload: (payload) => {

@@ -30,6 +30,8 @@ const LAYERS = {
   lessonFormat: { folder: 'lessons/format', mayImport: ['extension', 'domain'] },
   domain: { folder: 'domain', mayImport: [] },
   scripts: { folder: 'scripts', mayImport: ['lessonFormat', 'domain', 'extension', 'model'] },
+  /** The providers' rules for a request's tools (`providers/`): judged by tests, e2e and host-test, importing nothing of ours. */
+  providers: { folder: 'providers', mayImport: [] },
 } as const satisfies Record<string, { folder: string; mayImport: readonly string[] }>;
 type Layer = keyof typeof LAYERS;
 

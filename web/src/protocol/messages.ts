@@ -1,7 +1,7 @@
 import '$domain/zodSetup';
 import * as z from 'zod/mini';
 import { STORE_FAULTS, TOPICS } from './vocabularies';
-import { ExtensionKindSchema, LineOutcomeSchema } from './outcomes';
+import { EditedVersionSchema, ExtensionKindSchema, LineOutcomeSchema } from './outcomes';
 import { ApprovalModeSchema, ApprovalPolicySchema, ToolCallOutcomeSchema } from './toolCall';
 import { UiAnswerSchema } from './uiRequests';
 import { ModelCallRefSchema, ModelMessageSchema, ModelRecordSchema, ModelToolSchema } from './modelTurn';
@@ -31,6 +31,10 @@ export const EditRunSchema = z.discriminatedUnion('kind', [
 ]);
 export type EditRun = z.infer<typeof EditRunSchema>;
 
+/** What the editor's text was changed from, when "Run my version" sends it. */
+export const EDITED_FROM = ['last-run', 'shipped', 'restore'] as const;
+export type EditedFrom = (typeof EDITED_FROM)[number];
+
 /** The learner's files, path → text (only the ones that differ from the shipped source). */
 const EditedFilesSchema = z.record(z.string(), z.string());
 
@@ -58,6 +62,8 @@ export const HostViewSchema = z.object({
   seedDeskEntryCount: z.number(),
   /** Which extension the host runs: the shipped module or the learner's edited version (the page marks what that one says). Absent: shipped. */
   extension: z.optional(ExtensionKindSchema),
+  /** When the edited one runs: what its text is and what it was changed from (issue 36). */
+  editedVersion: z.optional(EditedVersionSchema),
   /** An edited version ran before this page loaded and waits for the page to run it again (`restoreEdited`). */
   editedWaiting: z.optional(z.boolean()),
 });
@@ -118,7 +124,12 @@ export const RequestBodySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('exportSession') }),
   z.object({ type: z.literal('importSession'), file: z.custom<Blob>((value) => value instanceof Blob) }),
   /** Compile the learner's files in the worker and run them instead of the shipped extension (progress `load`: its code starts). */
-  z.object({ type: z.literal('runEdited'), files: EditedFilesSchema }),
+  /**
+   * `from`: what the editor's text was changed from: the version that ran last (`last-run`), the
+   * shipped files (none ran yet, or "Discard my edits"), or none: a step's own version run again
+   * by "Reset this step" (`restore`). Absent: `last-run`.
+   */
+  z.object({ type: z.literal('runEdited'), files: EditedFilesSchema, from: z.optional(z.enum(EDITED_FROM)) }),
   /** Run the stored edited version again after a reload (`view.editedWaiting`). */
   z.object({ type: z.literal('restoreEdited') }),
   /** Back to the shipped extension; the stored edits are kept, no longer run on reload. */

@@ -18,6 +18,16 @@ export const RefusalCodeSchema = z.enum(REFUSAL_CODES);
 export const ExtensionKindSchema = z.enum(['shipped', 'edited']);
 export type ExtensionKind = z.infer<typeof ExtensionKindSchema>;
 
+/**
+ * What the worker knows of the edited version it runs (issue 36), as data for the goals and the
+ * marks: `text`, whether its files read as the shipped ones or differ; `editedFrom`, what the
+ * learner's text was changed from: an edited version that ran before (their own change to it,
+ * even one that types the shipped line back), or the shipped files (a first edit, or the text
+ * "Discard my edits" put back, run unchanged).
+ */
+export const EditedVersionSchema = z.object({ text: z.enum(['as-shipped', 'changed']), editedFrom: z.enum(['an-edit', 'shipped']) });
+export type EditedVersion = z.infer<typeof EditedVersionSchema>;
+
 /** A human change as the extension reported it (the domain's `HumanChange`); `packets` stays the typed text when it is not a whole number. */
 export const DeskChangeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('reservation'), action: z.enum(RESERVATION_ACTIONS), id: z.string(), packets: z.union([z.number(), z.string()]) }),
@@ -43,7 +53,7 @@ export type EntryCounts = z.infer<typeof EntryCountsSchema>;
  * another tab or a later answer may already have changed). Spread into each variant, so an answer
  * is parsed by one discriminated union.
  */
-const RUN = { by: ExtensionKindSchema, deskEntries: EntryCountsSchema };
+const RUN = { by: ExtensionKindSchema, version: z.optional(EditedVersionSchema), deskEntries: EntryCountsSchema };
 
 /**
  * What a line, or an answer to what the extension asked, came to: `text` is what the extension

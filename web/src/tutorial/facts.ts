@@ -1,4 +1,7 @@
-import type { ApprovalModeView, ApprovalPolicy, BranchItem, ComparisonView, DeskChange, EventLogItem, ExtensionKind, HostView, LeafBehind, QueryAnswer, ToolCallOutcome } from '../protocol/messages';
+import type { ApprovalModeView, ApprovalPolicy, BranchItem, ComparisonView, DeskChange, EditedVersion, EventLogItem, ExtensionKind, HostView, LeafBehind, QueryAnswer, ToolCallOutcome } from '../protocol/messages';
+
+/** Who made a seed_desk call: the learner by hand, a scripted agent's run, or a real model's turn. */
+export type ToolCaller = 'you' | 'careful' | 'careless' | 'model';
 
 /** Seed desk entries in the journal just before an attempt and just after it: a refusal leaves them equal. */
 export interface DeskEntryCounts {
@@ -21,7 +24,8 @@ export type Fact =
   | { readonly kind: 'committed'; readonly change: DeskChange | null; readonly via: 'dialog' | 'meanwhile' | 'twin' }
   /** `change`: what was asked, when the extension reported it (null for a tool call or a query). */
   | { readonly kind: 'refused'; readonly code: string; readonly via: 'dialog' | 'line' | 'compare'; readonly change: DeskChange | null; readonly deskEntries: DeskEntryCounts }
-  | { readonly kind: 'tool'; readonly args: string; readonly outcome: ToolCallOutcome; readonly deskEntries: DeskEntryCounts }
+  /** `by`: who made the call (absent: the learner, by hand in the Tool call tab or the compare panel). */
+  | { readonly kind: 'tool'; readonly args: string; readonly outcome: ToolCallOutcome; readonly deskEntries: DeskEntryCounts; readonly by?: ToolCaller }
   | { readonly kind: 'meanwhile'; readonly what: 'reserve' | 'step-back' }
   | { readonly kind: 'navigated'; readonly entryId: string | null }
   /** `from`/`to`: the leaf before and after; `behind`: why the leaf was off the last appended entry before. */
@@ -41,9 +45,10 @@ export type Fact =
 
 /**
  * A fact as the log keeps it: numbered, and stamped with the extension the host ran when the page
- * noted it (absent: the shipped one), so a goal can ask under which version a refusal happened.
+ * noted it (absent: the shipped one) and, for the edited one, what its text was and what it was
+ * changed from, so a goal can ask under which version a refusal happened.
  */
-export type StampedFact = Fact & { readonly seq: number; readonly extension?: ExtensionKind };
+export type StampedFact = Fact & { readonly seq: number; readonly extension?: ExtensionKind; readonly version?: EditedVersion };
 
 /** Everything a checkpoint may look at. */
 export interface Observed {

@@ -1,8 +1,8 @@
 import { parseJsonObject } from '$domain/jsonObject';
-import type { DeskChange, ExtensionKind } from '../protocol/messages';
+import type { DeskChange } from '../protocol/messages';
 import type { DeskEntryCounts, Observed, StampedFact } from './facts';
 import type { ChangeMatch, Count, DialogMatch, OutcomeMatch, RevisionMatch, ToolMatch } from '../../../lessons/format/goalSchema';
-import { deskDetails, dialogsOf, outcomeOf, outcomeOfTool, stoppedBy, type DialogFact, type OutcomeFact, type ToolFact } from './goalOutcomes';
+import { deskDetails, dialogsOf, outcomeOf, outcomeOfTool, racedAnswers, ranUnder, stoppedBy, type DialogFact, type OutcomeFact, type RanUnder, type ToolFact } from './goalOutcomes';
 
 export { deskDetails, stoppedBy } from './goalOutcomes';
 
@@ -39,6 +39,16 @@ export function changeMatches(match: ChangeMatch | undefined, change: DeskChange
 const wroteMatches = (wrote: 'nothing' | 'something' | undefined, entries: DeskEntryCounts | null): boolean =>
   wrote === undefined || (entries !== null && (entries.before === entries.after) === (wrote === 'nothing'));
 
+/** Where a fact condition places its fact (goalSchema.ts, `factPlacement`). */
+interface Placement {
+  after?: string | undefined;
+  before?: string | undefined;
+  ui?: 'headless' | 'interactive' | undefined;
+  extension?: 'shipped' | 'edited' | undefined;
+  text?: 'as-shipped' | 'changed' | undefined;
+  editedFrom?: 'an-edit' | 'shipped' | undefined;
+}
+
 /** The facts of one step, and the names parts gave to the facts they matched. */
 export class StepFacts {
   readonly outcomes: readonly OutcomeFact[];
@@ -47,11 +57,15 @@ export class StepFacts {
   readonly labels = new Map<string, Match>();
 
   constructor(readonly observed: Observed) {
-    const tools = observed.facts.flatMap((fact) =>
-      fact.kind === 'tool' ? [{ seq: fact.seq, extension: fact.extension ?? 'shipped', args: parseJsonObject(fact.args), outcome: fact.outcome, entries: fact.deskEntries }] : [],
+    const tools = observed.facts.flatMap((fact): ToolFact[] =>
+      fact.kind === 'tool' ? [{ ...ranUnder(fact), by: fact.by ?? 'you', args: parseJsonObject(fact.args), outcome: fact.outcome, entries: fact.deskEntries }] : [],
     );
     this.tools = tools;
-    this.outcomes = [...observed.facts.map(outcomeOf), ...tools.map(outcomeOfTool)].filter((fact): fact is OutcomeFact => fact !== null).sort((a, b) => a.seq - b.seq);
+    const raced = racedAnswers(observed.facts);
+    this.outcomes = [...observed.facts.map(outcomeOf), ...tools.map(outcomeOfTool)]
+      .filter((fact): fact is OutcomeFact => fact !== null)
+      .map((fact) => (fact.path === 'dialog' ? { ...fact, raced: raced.has(fact.seq) } : fact))
+      .sort((a, b) => a.seq - b.seq);
     this.dialogs = dialogsOf(observed.facts);
   }
 
@@ -74,11 +88,11 @@ export class StepFacts {
   }
 
   /** Placement shared by every fact condition: after/before a named fact, the UI and the extension at the time. */
-  private placed(
-    { seq, extension }: { readonly seq: number; readonly extension: ExtensionKind },
-    where: { after?: string | undefined; before?: string | undefined; ui?: 'headless' | 'interactive' | undefined; extension?: ExtensionKind | undefined },
-  ): boolean {
+  private placed({ seq, extension, version }: RanUnder, where: Placement): boolean {
     if (where.extension !== undefined && extension !== where.extension) return false;
+    // The shipped extension's text is the shipped one; it was edited from nothing.
+    if (where.text !== undefined && (version?.text ?? 'as-shipped') !== where.text) return false;
+    if (where.editedFrom !== undefined && version?.editedFrom !== where.editedFrom) return false;
     const after = where.after === undefined ? undefined : this.labels.get(where.after);
     const before = where.before === undefined ? undefined : this.labels.get(where.before);
     if (where.after !== undefined && (after === undefined || seq <= after.seq)) return false;
@@ -110,6 +124,7 @@ export class StepFacts {
         (cond.leafMoved === undefined || fact.leafMoved === cond.leafMoved) &&
         (cond.behind === undefined || fact.behind === cond.behind) &&
         (cond.validAfter === undefined || fact.validAfter === cond.validAfter) &&
+        (cond.raced === undefined || fact.raced === cond.raced) &&
         reservedMatches(cond.reserved, fact.reserved) &&
         this.placed(fact, cond),
       cond,
@@ -127,6 +142,10 @@ export class StepFacts {
         return (
           (cond.op === undefined || call.args?.['op'] === cond.op) &&
           Object.entries(cond.args ?? {}).every(([key, value]) => JSON.stringify(call.args?.[key]) === JSON.stringify(value)) &&
+          (cond.argsOtherThan === undefined || Object.entries(cond.argsOtherThan).some(([key, value]) => JSON.stringify(call.args?.[key]) !== JSON.stringify(value))) &&
+          (cond.by === undefined || cond.by.includes(call.by)) &&
+          (cond.then === undefined || this.nextOf(call) === cond.then) &&
+          (cond.agentEnabled === undefined || details?.agentEnabled === cond.agentEnabled) &&
           (cond.ok === undefined || details?.ok === cond.ok) &&
           (cond.scope === undefined || details?.scope === cond.scope) &&
           (cond.code === undefined || details?.code === cond.code) &&
@@ -161,9 +180,17 @@ export class StepFacts {
     );
   }
 
+  /** What the same caller did after `call`: a query, another call, or nothing yet. */
+  private nextOf(call: ToolFact): 'query' | 'other' | 'nothing' {
+    const next = this.tools.find((later) => later.seq > call.seq && later.by === call.by);
+    if (!next) return 'nothing';
+    return next.args?.['op'] === 'query' ? 'query' : 'other';
+  }
+
   /** Where the revision a call sent came from. */
   private sentFrom(from: ToolMatch['expectedRevision'], call: ToolFact): boolean {
     if (from === undefined) return true;
+    if (from === 'not-last-query') return !this.sentFrom('last-query', call);
     const sent = call.args?.['expectedRevision'];
     if (typeof sent !== 'string') return false;
     const { view, comparison } = this.observed;
@@ -171,6 +198,11 @@ export class StepFacts {
     switch (from) {
       case 'queried':
         return this.tools.some((query) => query.seq < call.seq && query.args?.['op'] === 'query' && deskDetails(query)?.ok === true && deskDetails(query)?.revision === sent);
+      case 'last-query': {
+        // The newest successful query before it, by anyone: an agent's own, when it just queried.
+        const last = this.tools.filter((query) => query.seq < call.seq && query.args?.['op'] === 'query' && deskDetails(query)?.ok === true).at(-1);
+        return last !== undefined && deskDetails(last)?.revision === sent;
+      }
       case 'stale':
         return sent.startsWith(`${view.sessionId}:`) && sent !== view.revision;
       case 'other-branch':

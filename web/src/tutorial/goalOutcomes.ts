@@ -1,4 +1,5 @@
-import type { DeskChange, ExtensionKind, ToolCallOutcome } from '../protocol/messages';
+import type { DeskChange, EditedVersion, ExtensionKind, ToolCallOutcome } from '../protocol/messages';
+import type { ToolCaller } from './facts';
 import type { DeskEntryCounts, StampedFact } from './facts';
 import type { OutcomeMatch } from '../../../lessons/format/goalSchema';
 
@@ -8,10 +9,14 @@ import type { OutcomeMatch } from '../../../lessons/format/goalSchema';
  * how they were answered). `goalFacts.ts` matches conditions against them.
  */
 
-export interface OutcomeFact {
+/** Which extension ran a fact: its kind, and for the edited one what its text was and what it was changed from. */
+export interface RanUnder {
   readonly seq: number;
-  /** The extension the host ran when it happened. */
   readonly extension: ExtensionKind;
+  readonly version: EditedVersion | null;
+}
+
+export interface OutcomeFact extends RanUnder {
   readonly kind: OutcomeMatch['kind'];
   readonly path: NonNullable<OutcomeMatch['path']> | null;
   readonly code: string | null;
@@ -24,20 +29,19 @@ export interface OutcomeFact {
   readonly validAfter: boolean | null;
   /** answered: reserved packets per item, as the answer listed them. */
   readonly reserved: Readonly<Record<string, number>> | null;
+  /** A dialog's answer: a Meanwhile action landed while that dialog waited. */
+  readonly raced: boolean | null;
 }
 
-export interface ToolFact {
-  readonly seq: number;
-  readonly extension: ExtensionKind;
+export interface ToolFact extends RanUnder {
+  readonly by: ToolCaller;
   readonly args: Record<string, unknown> | null;
   readonly outcome: ToolCallOutcome;
   readonly entries: DeskEntryCounts;
 }
 
-export interface DialogFact {
-  readonly seq: number;
-  /** The extension that asked. */
-  readonly extension: ExtensionKind;
+/** `extension`, `version`: the extension that asked. */
+export interface DialogFact extends RanUnder {
   readonly answered: 'confirm' | 'cancel' | 'none';
   readonly about: DeskChange | null;
 }
@@ -63,10 +67,10 @@ export function stoppedBy(call: ToolFact): 'schema' | 'approval' | 'failed' | 'n
   return 'none';
 }
 
-const NOTHING = { rows: null, leafMoved: null, behind: null, validAfter: null, reserved: null } as const;
+const NOTHING = { rows: null, leafMoved: null, behind: null, validAfter: null, reserved: null, raced: null } as const;
 
 export function outcomeOfTool(call: ToolFact): OutcomeFact | null {
-  const base = { ...NOTHING, seq: call.seq, extension: call.extension, path: 'tool' as const, entries: call.entries };
+  const base = { ...NOTHING, seq: call.seq, extension: call.extension, version: call.version, path: 'tool' as const, entries: call.entries };
   if (call.outcome.kind === 'failed') return { ...base, kind: 'failed', code: null, change: toolChange(call.args), revision: null };
   const details = deskDetails(call);
   if (!details) return null;
@@ -76,8 +80,13 @@ export function outcomeOfTool(call: ToolFact): OutcomeFact | null {
   return change && details.scope === 'act' ? { ...base, kind: 'committed', code: null, change, revision } : null;
 }
 
+/** The extension a fact was stamped with (absent: the shipped one). */
+export function ranUnder(fact: StampedFact): RanUnder {
+  return { seq: fact.seq, extension: fact.extension ?? 'shipped', version: fact.extension === 'edited' ? (fact.version ?? null) : null };
+}
+
 export function outcomeOf(fact: StampedFact): OutcomeFact | null {
-  const base = { ...NOTHING, seq: fact.seq, extension: fact.extension ?? 'shipped', path: null, code: null, change: null, entries: null, revision: null };
+  const base = { ...NOTHING, ...ranUnder(fact), path: null, code: null, change: null, entries: null, revision: null };
   switch (fact.kind) {
     case 'answer':
       return {
@@ -117,12 +126,28 @@ export function outcomeOf(fact: StampedFact): OutcomeFact | null {
   }
 }
 
+/** The seqs of the dialog answers a Meanwhile action came before, while their dialog waited. */
+export function racedAnswers(facts: readonly StampedFact[]): ReadonlySet<number> {
+  const raced = new Set<number>();
+  let open = false;
+  let meanwhile = false;
+  for (const fact of facts) {
+    if (fact.kind === 'dialog-opened') [open, meanwhile] = [true, false];
+    else if (fact.kind === 'meanwhile') meanwhile ||= open;
+    else if (open && (fact.kind === 'cancelled' || fact.kind === 'storage-failed' || ((fact.kind === 'committed' || fact.kind === 'refused') && fact.via === 'dialog'))) {
+      if (meanwhile) raced.add(fact.seq);
+      [open, meanwhile] = [false, false];
+    }
+  }
+  return raced;
+}
+
 export function dialogsOf(facts: readonly StampedFact[]): DialogFact[] {
-  const dialogs: { seq: number; extension: ExtensionKind; answered: DialogFact['answered']; about: DeskChange | null }[] = [];
+  const dialogs: (RanUnder & { answered: DialogFact['answered']; about: DeskChange | null })[] = [];
   let open: (typeof dialogs)[number] | null = null;
   for (const fact of facts) {
     if (fact.kind === 'dialog-opened') {
-      open = { seq: fact.seq, extension: fact.extension ?? 'shipped', answered: 'none', about: null };
+      open = { ...ranUnder(fact), answered: 'none', about: null };
       dialogs.push(open);
       continue;
     }

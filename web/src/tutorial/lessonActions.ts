@@ -74,6 +74,8 @@ export interface LessonActionDriver {
   runEdited(): Promise<void>;
   /** "Back to the shipped extension" (nothing when the shipped one runs). */
   shippedExtension(): Promise<void>;
+  /** "Discard my edits": the editor's drafts back to the shipped files (the running extension stays). */
+  discardEdits(): Promise<void>;
 }
 
 /** Every action kind's entry: a new kind in the schema without one here does not compile. */
@@ -115,6 +117,7 @@ export const LESSON_ACTIONS: LessonActionTable = {
   'apply-edit': (driver, { file, find, replace }) => driver.applyEdit({ file, find, replace }),
   'run-edited': (driver) => driver.runEdited(),
   'shipped-extension': (driver) => driver.shippedExtension(),
+  'discard-edits': (driver) => driver.discardEdits(),
 };
 
 /** Does one lesson action with `driver`. */

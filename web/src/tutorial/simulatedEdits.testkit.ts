@@ -24,6 +24,8 @@ vi.mock('../worker/edit/editedModule', async (importOriginal) => {
 /** The editor's drafts, "Run my version" and "Back to the shipped extension", as the simulated page's driver does them. */
 export class SimulatedEdits {
   private drafts: Record<string, string> = {};
+  /** As `ExtensionEdits.from`: what the drafts were changed from. */
+  private from: 'last-run' | 'shipped' = 'shipped';
 
   async apply(edit: LessonEdit): Promise<void> {
     const graph = await import('virtual:extension-graph');
@@ -31,8 +33,24 @@ export class SimulatedEdits {
   }
 
   async run(host: PlaygroundHost): Promise<void> {
-    const run = await host.runEdited({ ...this.drafts }, () => undefined);
+    const run = await host.runEdited({ ...this.drafts }, () => undefined, this.from);
     if (run.kind !== 'running') throw new Error(`your version did not run: ${JSON.stringify(run)}`);
+    this.from = 'last-run';
+  }
+
+  /** "Discard my edits". */
+  discard(): void {
+    this.drafts = {};
+    this.from = 'shipped';
+  }
+
+  /** "Reset this step" ran the step's own version: as `ExtensionEdits.resumeFrom`, the editor shows it when it held nothing of the learner's. */
+  async restore(host: PlaygroundHost, files: Readonly<Record<string, string>>): Promise<void> {
+    const run = await host.runEdited({ ...files }, () => undefined, 'restore');
+    if (run.kind !== 'running') throw new Error(`the start's version did not run: ${JSON.stringify(run)}`);
+    if (Object.keys(this.drafts).length > 0) return;
+    this.drafts = { ...files };
+    this.from = 'last-run';
   }
 
   async shipped(host: PlaygroundHost): Promise<void> {

@@ -1,13 +1,13 @@
 import 'fake-indexeddb/auto';
 import { asSessionId, seededIdSource } from '$domain/ids';
 import { AgentStepper, createAgent } from '$domain/agents/stepper';
-import { ChangesSchema, type ComparisonView, type EntryTarget, type LineOutcome, type ToolCallOutcome, type UiRequest } from '../protocol/messages';
+import { ChangesSchema, type ComparisonView, type EditedVersion, type ExtensionKind, type EntryTarget, type LineOutcome, type ToolCallOutcome, type UiRequest } from '../protocol/messages';
 import { factsOfOutcome, type OutcomeVia } from './outcomeFacts';
 import { PlaygroundHost } from '../worker/playgroundHost';
 import { JournalStore } from '../worker/store';
 import { Watches } from '../worker/watches';
 import { removeGuards } from '../worker/edit/guards';
-import type { CheckResult, Fact, Observed, StampedFact } from './facts';
+import type { CheckResult, Fact, Observed, StampedFact, ToolCaller } from './facts';
 import { checkGoal } from './goals';
 import type { CompiledStep, LessonAction } from '../../../lessons/format/lessonSchema';
 import { SimulatedEdits } from './simulatedEdits.testkit';
@@ -54,7 +54,7 @@ export class SimulatedPage {
   private seq = 0;
   /** What the extension waits for (the command line's `pending`). */
   private pending: UiRequest | null = null;
-  private pendingApproval: { callId: string; args: string } | null = null;
+  private pendingApproval: { callId: string; args: string; by?: ToolCaller } | null = null;
   private readonly watches = new Watches();
   private comparison: ComparisonView | null = null;
   private compareMissing: string | null = null;
@@ -71,7 +71,7 @@ export class SimulatedPage {
 
   /** As the command line's `settle`: the outcome's facts from the page's table, and a request kept when the extension asked. */
   private settle(outcome: LineOutcome, via: OutcomeVia, typed: string): void {
-    for (const fact of factsOfOutcome(outcome, via, typed)) this.note(fact, outcome.by);
+    for (const fact of factsOfOutcome(outcome, via, typed)) this.note(fact, outcome.by, outcome.version);
     this.pending = outcome.kind === 'asked' ? outcome.request : null;
   }
 
@@ -98,8 +98,11 @@ export class SimulatedPage {
   }
 
   /** As the page's FactLog: numbered, and stamped with the extension that produced it (the one the host runs, unless the answer said). */
-  private note(fact: Fact, extension = this.host.view().extension ?? 'shipped'): void {
-    this.facts.push({ ...fact, seq: ++this.seq, extension } as StampedFact);
+  private note(fact: Fact, extension?: ExtensionKind, version?: EditedVersion): void {
+    const view = this.host.view();
+    const by = extension ?? view.extension ?? 'shipped';
+    const edited = extension === undefined ? view.editedVersion : version;
+    this.facts.push({ ...fact, seq: ++this.seq, extension: by, ...(by === 'edited' && edited ? { version: edited } : {}) } as StampedFact);
   }
 
   async observed(from: number): Promise<Observed> {
@@ -134,11 +137,12 @@ export class SimulatedPage {
     return { before, after: this.deskEntries() };
   }
 
-  private async callTool(args: string): Promise<ToolCallOutcome> {
+  private async callTool(args: string, by: ToolCaller = 'you'): Promise<ToolCallOutcome> {
     const before = this.deskEntries();
     const outcome = await this.host.callTool(args, false);
-    if (outcome.kind === 'approval') this.pendingApproval = { callId: outcome.callId, args };
-    else this.note({ kind: 'tool', args, outcome, deskEntries: this.since(before) });
+    const caller = by === 'you' ? {} : { by };
+    if (outcome.kind === 'approval') this.pendingApproval = { callId: outcome.callId, args, ...caller };
+    else this.note({ kind: 'tool', args, outcome, deskEntries: this.since(before), ...caller });
     return outcome;
   }
 
@@ -165,8 +169,8 @@ export class SimulatedPage {
         return this.note({ kind: 'meanwhile', what });
       }
       const outcome = await this.host.meanwhileReserve('marigold-french', 1);
-      this.note({ kind: 'meanwhile', what }, outcome.by);
-      if (outcome.kind === 'committed') this.note({ kind: 'committed', change: outcome.change, via: 'meanwhile' }, outcome.by);
+      this.note({ kind: 'meanwhile', what }, outcome.by, outcome.version);
+      if (outcome.kind === 'committed') this.note({ kind: 'committed', change: outcome.change, via: 'meanwhile' }, outcome.by, outcome.version);
     },
     stepBack: async () => {
       this.host.stepBack();
@@ -183,7 +187,7 @@ export class SimulatedPage {
       this.pendingApproval = null;
       const before = this.deskEntries();
       const outcome = await this.host.answerApproval(pending.callId, approved);
-      this.note({ kind: 'tool', args: pending.args, outcome, deskEntries: this.since(before) });
+      this.note({ kind: 'tool', args: pending.args, outcome, deskEntries: this.since(before), ...(pending.by ? { by: pending.by } : {}) });
     },
     policy: async (value) => {
       this.host.setApprovalPolicy(value);
@@ -237,6 +241,7 @@ export class SimulatedPage {
     applyEdit: (edit) => this.edits.apply(edit),
     runEdited: () => this.edits.run(this.host),
     shippedExtension: () => this.edits.shipped(this.host),
+    discardEdits: async () => this.edits.discard(),
   };
 
   /** The Agents tab's run; "Run to end" with none started is a lesson's mistake. */
@@ -246,7 +251,7 @@ export class SimulatedPage {
   }
 
   /** One call of the scripted agent, through the same host path as the tool panel; the agent sees what the page shows it. */
-  private readonly agentCall = async (args: Record<string, unknown>) => observeToolCall(await this.callTool(JSON.stringify(args)));
+  private readonly agentCall = async (args: Record<string, unknown>) => observeToolCall(await this.callTool(JSON.stringify(args), this.startedAgent().agent.name));
 
   /** What the tutorial records when a step begins (`Tutorial.captureStart`). */
   async stepStart(): Promise<StepStart> {
@@ -267,10 +272,7 @@ export class SimulatedPage {
         approvalMode: (value) => this.perform({ do: 'approval-mode', value }),
         policy: (value) => this.perform({ do: 'policy', value }),
         interactive: (value) => this.perform({ do: 'interactive', value }),
-        runFiles: async (files) => {
-          const run = await this.host.runEdited({ ...files }, () => undefined);
-          if (run.kind !== 'running') throw new Error(`the start's version did not run: ${JSON.stringify(run)}`);
-        },
+        runFiles: (files) => this.edits.restore(this.host, files),
         shipped: () => this.perform({ do: 'shipped-extension' }),
       },
       start,

@@ -82,8 +82,9 @@ export async function answerUi(core: HostCore, answer: UiAnswer): Promise<RunEnd
 export async function reported(core: HostCore, run: () => Promise<RunEnd>): Promise<LineOutcome> {
   const before = core.journal.seedDeskEntryCount;
   const by = core.extensionKind;
+  const version = core.editedVersion;
   const end = await run();
-  return { ...end, by, deskEntries: { before, after: core.journal.seedDeskEntryCount } };
+  return { ...end, by, ...(version ? { version } : {}), deskEntries: { before, after: core.journal.seedDeskEntryCount } };
 }
 
 async function say(core: HostCore, text: string): Promise<RunEnd> {

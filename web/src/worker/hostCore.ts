@@ -1,7 +1,7 @@
 import { freshEntryId, type EntryId, type IdSource, type SessionId } from '$domain/ids';
 import { customEntry, type JournalEntry } from '$domain/journal/entry';
 import { SessionJournal } from '$domain/journal/journal';
-import type { ExtensionKind, LeafBehind } from '../protocol/messages';
+import type { EditedVersion, ExtensionKind, LeafBehind } from '../protocol/messages';
 import { DEFAULT_APPROVAL_MODE, type ApprovalMode } from '../../../extension/ompApi';
 import type { ApprovalResolution } from './approval';
 import { EventLog } from './eventLog';
@@ -57,6 +57,8 @@ export class HostCore implements HostServices {
   extensions!: ExtensionRuntime;
   /** Whether `extensions` is the shipped module or the learner's edited version. */
   extensionKind: ExtensionKind = 'shipped';
+  /** While the edited one runs: what its text is and what it was changed from (edit/editedVersion.ts). */
+  editedVersion: EditedVersion | null = null;
   /** A stored edited version is active and waits for the page to run it again (after a reload). */
   editedWaiting = false;
   /**

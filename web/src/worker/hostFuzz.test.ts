@@ -197,12 +197,15 @@ function argsReachingTool(text: string, skipSchema: boolean): unknown {
   return checked.ok ? checked.args : null;
 }
 
-/** A fully valid act, judged from the arguments the tool got: own keys, exact values, the current revision as a string. */
+const ACT_KEYS: readonly string[] = ['op', 'action', 'id', 'packets', 'expectedRevision'];
+
+/** A fully valid act, judged from the arguments the tool got: only an act's own keys (the tool's own check, issue 35), exact values, the current revision as a string. */
 function fullyValidAct(raw: unknown, current: string): boolean {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return false;
   const own = (key: string): unknown => (Object.hasOwn(raw, key) ? (raw as Record<string, unknown>)[key] : undefined);
   const packets = own('packets');
   return (
+    Object.keys(raw).every((key) => ACT_KEYS.includes(key)) &&
     own('op') === 'act' &&
     (own('action') === 'reserve' || own('action') === 'release') &&
     FIXTURE.some((item) => item.id === own('id')) &&

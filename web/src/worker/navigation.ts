@@ -5,7 +5,8 @@ import { resolveTarget } from './projections';
 
 /**
  * Moves of the in-memory leaf, with the host's `/tree` rules (`journal.navigateTo`). A move
- * appends nothing, so a reopen (or a reload) returns to the last appended entry.
+ * appends nothing: a reload returns to the last appended entry, and a reopen keeps the move only
+ * because closing appends `session_exit` under the leaf (once the session holds an assistant message).
  */
 
 /** Host `/tree` selection of the entry `target` names. */
@@ -44,5 +45,5 @@ function refuseMoveWhileApprovalWaits(core: HostCore): void {
 }
 
 function transientNotice(leafId: EntryId | null): string {
-  return `The leaf moved to ${leafId ?? 'the start of the session'} without appending anything. A reopen (or a reload) returns to the last appended entry unless you add something here.`;
+  return `The leaf moved to ${leafId ?? 'the start of the session'} without appending anything. A reopen lands on the newest entry, so it keeps this spot only if something is appended here first: closing a session that holds an assistant message appends session_exit here, as the real OMP does; a reload appends nothing and returns to the last appended entry.`;
 }

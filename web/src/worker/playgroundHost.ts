@@ -3,7 +3,7 @@ import type { JournalEntry } from '$domain/journal/entry';
 import { SessionJournal } from '$domain/journal/journal';
 import seedDesk from '../../../extension/seed-desk';
 import type { DeepReadonly } from '../protocol/deepReadonly';
-import type { BranchItem, EditRun, EntryTarget, EventLogItem, HostView, ImportReport, LineOutcome, ModelCallRef, ModelMessage, ModelRecord, ModelTool, RequestBody, RequestType, ResultOf, SessionSummary, ToolCallOutcome, UiAnswer } from '../protocol/messages';
+import type { BranchItem, EditedFrom, EditRun, EntryTarget, EventLogItem, HostView, ImportReport, LineOutcome, ModelCallRef, ModelMessage, ModelRecord, ModelTool, RequestBody, RequestType, ResultOf, SessionSummary, ToolCallOutcome, UiAnswer } from '../protocol/messages';
 import type { ApprovalMode } from './approval';
 import * as commands from './commands';
 import { EDITED_KEY } from './edit/editedKey';
@@ -200,8 +200,8 @@ export class PlaygroundHost {
   }
 
   /** The learner's files compiled and run in place of the running extension (edit/editing.ts, loaded then). */
-  async runEdited(files: Readonly<Record<string, string>>, progress: (phase: string, done: number, total: number) => void): Promise<EditRun> {
-    return (await import('./edit/editing')).runEdited(this.core, files, progress);
+  async runEdited(files: Readonly<Record<string, string>>, progress: (phase: string, done: number, total: number) => void, from?: EditedFrom): Promise<EditRun> {
+    return (await import('./edit/editing')).runEdited(this.core, files, progress, from);
   }
 
   async restoreEdited(progress: (phase: string, done: number, total: number) => void): Promise<EditRun> {
@@ -281,7 +281,7 @@ export const HANDLERS: { readonly [T in RequestType]: Handler<T> } = {
   forkSession: async (host, body) => (await host.forkSession(body.entryId === undefined ? undefined : asEntryId(body.entryId)), null),
   exportSession: (host) => host.exportSession(),
   importSession: (host, body, context) => host.importSession(body.file, context.progress),
-  runEdited: (host, body, context) => host.runEdited(body.files, context.progress),
+  runEdited: (host, body, context) => host.runEdited(body.files, context.progress, body.from),
   restoreEdited: (host, _body, context) => host.restoreEdited(context.progress),
   useShipped: async (host) => (await host.useShipped(), null),
   storedEdits: (host) => host.storedEdits(),

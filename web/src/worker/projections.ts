@@ -53,6 +53,7 @@ export function hostView(core: HostCore): HostView {
     pendingApproval: core.pendingApproval ? { callId: core.pendingApproval.callId, prompt: core.pendingApproval.prompt } : null,
     seedDeskEntryCount: journal.seedDeskEntryCount,
     extension: core.extensionKind,
+    ...(core.editedVersion ? { editedVersion: core.editedVersion } : {}),
     editedWaiting: core.editedWaiting,
   };
 }
@@ -86,6 +87,7 @@ function openingView(core: HostCore, head: SessionHead): HostView {
     pendingApproval: null,
     seedDeskEntryCount: head.seedDeskEntryCount,
     extension: core.extensionKind,
+    ...(core.editedVersion ? { editedVersion: core.editedVersion } : {}),
     editedWaiting: core.editedWaiting,
   };
 }

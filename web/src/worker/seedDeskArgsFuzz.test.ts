@@ -255,9 +255,29 @@ const startArb = fc.record({
 // ---------------------------------------------------------------- the oracle
 
 
-/** A fully valid act, judged without the domain from the arguments the domain got: own keys, exact values, the current revision as a string. */
+/**
+ * The fields each op takes (issue 35), written here apart from domain/tool/opFields.ts: act needs
+ * action, id, packets and expectedRevision; inspect needs id; query may add family; discover takes
+ * nothing else. A key holding undefined is absent (JSON has none).
+ */
+const OP_TAKES: Readonly<Record<string, { readonly needs: readonly string[]; readonly may: readonly string[] }>> = {
+  discover: { needs: [], may: [] },
+  query: { needs: [], may: ['family'] },
+  inspect: { needs: ['id'], may: [] },
+  act: { needs: ['action', 'id', 'packets', 'expectedRevision'], may: [] },
+};
+
+/** True when the own keys are exactly what the op takes (the tool's own check passes); false for no known op. */
+function fieldsFit(raw: unknown): boolean {
+  if (!isRecord(raw) || !Object.hasOwn(raw, 'op') || typeof raw['op'] !== 'string' || !Object.hasOwn(OP_TAKES, raw['op'])) return false;
+  const takes = OP_TAKES[raw['op']]!;
+  const given = Object.keys(raw).filter((key) => key !== 'op' && raw[key] !== undefined);
+  return takes.needs.every((key) => given.includes(key)) && given.every((key) => takes.needs.includes(key) || takes.may.includes(key));
+}
+
+/** A fully valid act, judged without the domain from the arguments the domain got: exactly its own keys, exact values, the current revision as a string. */
 function fullyValidAct(raw: unknown, current: string): { action: 'reserve' | 'release'; id: (typeof FIXTURE)[number]['id']; packets: number } | null {
-  if (!isRecord(raw)) return null;
+  if (!isRecord(raw) || !fieldsFit(raw)) return null;
   const own = (key: string): unknown => (Object.hasOwn(raw, key) ? raw[key] : undefined);
   const action = own('action');
   const id = own('id');
@@ -346,8 +366,11 @@ function runSteps(start: Start, steps: readonly Step[]): void {
     const loosePlan = planOf(raw);
     check(journal.size === before.size, 'planning appends nothing');
     check(jsonText(raw) === rawCopy, `gate or plan changed the arguments: ${shown}`);
-    if (strictPlan) {
-      check(strictPlan.kind !== 'error', `schema-valid arguments reached a domain error (${strictPlan.kind === 'error' ? strictPlan.message : ''}): ${shown}`);
+    if (strict?.kind === 'run' && strictPlan) {
+      // Past the schema, the only error left is the tool's own check: fields the op needs or does not take.
+      const fits = fieldsFit(strict.args);
+      check((strictPlan.kind === 'error') === !fits, `schema-valid arguments ${fits ? 'that fit their op reached an error' : 'that do not fit their op were not stopped'} (${strictPlan.kind === 'error' ? strictPlan.message : strictPlan.kind}): ${shown}`);
+      if (!fits) count('strict fields error');
     }
     if (!step.skipSchema && strict === null) continue;
 
@@ -437,7 +460,7 @@ describe('seed_desk arguments fuzz: gate, plan, append', () => {
     if (PATH === undefined) {
       expect(itemsSeen).toBeGreaterThanOrEqual(10_000);
       // The generator must keep reaching every kind of answer, on both gate paths.
-      const wanted = ['strict invalid', 'strict commit', 'strict refusal', 'strict answer-ok', 'loose error', 'loose commit', 'loose refusal', 'loose answer-ok', 'refusal stale-revision', 'refusal invalid-quantity', 'refusal invalid-target', 'refusal agent-disabled', 'refusal insufficient-availability', 'refusal insufficient-reservation'];
+      const wanted = ['strict invalid', 'strict fields error', 'strict commit', 'strict refusal', 'strict answer-ok', 'loose error', 'loose commit', 'loose refusal', 'loose answer-ok', 'refusal stale-revision', 'refusal invalid-quantity', 'refusal invalid-target', 'refusal agent-disabled', 'refusal insufficient-availability', 'refusal insufficient-reservation'];
       expect(missing(wanted)).toEqual([]);
     }
   }, TIMEOUT);

@@ -10,7 +10,7 @@ const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const onDisk = (path: string) => readFileSync(join(root, path), 'utf8');
 
 /** The regions the lessons talk about (docs/decisions.md, the Code tab). */
-const LESSON_REGIONS = ['re-read-after-dialog', 'read-desk-branch', 'single-append', 'tool-approval', 'refusals-as-values', 'grant-check', 'validate-every-snapshot'];
+const LESSON_REGIONS = ['re-read-after-dialog', 'read-desk-branch', 'single-append', 'tool-approval', 'refusals-as-values', 'grant-check', 'validate-every-snapshot', 'op-fields'];
 
 describe('region extraction', () => {
   it('finds each region with its description and the lines of both markers', () => {

@@ -10,6 +10,7 @@ import 'fake-indexeddb/auto';
 import * as esbuild from 'esbuild-wasm';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { seededIdSource } from '$domain/ids';
+import { expectProviderShape } from '$domain/tool/providerShape.testkit';
 import { isConfirmAsked, type LineOutcome } from '../../protocol/messages';
 import { freshDatabases } from '../databases.testkit';
 import { PlaygroundHost } from '../playgroundHost';
@@ -104,8 +105,8 @@ describe('an edited extension in the host', { timeout: 30_000 }, () => {
     expect(await host.runEdited(edited, progress)).toMatchObject({ kind: 'running', extension: 'edited' });
     const offered = await host.modelTools();
     expect(offered.map((tool) => [tool.name, tool.description])).toEqual([['seed_desk', 'An edited seed desk.']]);
-    // The schema as the extension registers it: one branch per operation.
-    expect(offered[0]?.parameters).toHaveProperty('oneOf');
+    // The schema as the extension registers it: one object, op a string enum (issue 35).
+    expectProviderShape(offered[0]?.parameters as Record<string, unknown>);
 
     await host.useShipped();
     expect((await host.modelTools()).map((tool) => tool.description)).toEqual(shipped);
@@ -158,7 +159,7 @@ describe('an edited extension in the host', { timeout: 30_000 }, () => {
     const { host } = await databases.freshHost(26);
     const throwing = { [COMMAND]: (graph.files[COMMAND] ?? '').replace('const command = parseSeedsArgs(args);', "throw new Error('my bug'); const command = parseSeedsArgs(args);") };
     expect(await host.runEdited(throwing, progress)).toMatchObject({ kind: 'running' });
-    expect(await host.runLine('/seeds query')).toEqual({ kind: 'error', text: 'Extension "command:seeds" error: my bug', by: 'edited', deskEntries: { before: 0, after: 0 } });
+    expect(await host.runLine('/seeds query')).toEqual({ kind: 'error', text: 'Extension "command:seeds" error: my bug', by: 'edited', version: { text: 'changed', editedFrom: 'shipped' }, deskEntries: { before: 0, after: 0 } });
   });
 
   it('closes a dialog the replaced extension still waits on, says so, and an answer to it changes nothing', async () => {
@@ -227,7 +228,7 @@ describe('hostile code in an edited extension (issue 28)', { timeout: 30_000 }, 
     const { host } = await databases.freshHost(40);
     const entries = host.view().entryCount;
     expect(await host.runEdited(inHandler("await fetch('https://example.org/');"), progress)).toMatchObject({ kind: 'running' });
-    expect(await host.runLine('/seeds query')).toEqual({ kind: 'error', text: `Extension "command:seeds" error: ${FETCH}`, by: 'edited', deskEntries: { before: 0, after: 0 } });
+    expect(await host.runLine('/seeds query')).toEqual({ kind: 'error', text: `Extension "command:seeds" error: ${FETCH}`, by: 'edited', version: { text: 'changed', editedFrom: 'shipped' }, deskEntries: { before: 0, after: 0 } });
     expect(host.view().status).toContain(`Page host: ${FETCH}`);
     expect(host.view().entryCount).toBe(entries);
   });

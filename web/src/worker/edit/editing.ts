@@ -1,9 +1,12 @@
-import type { CompileProblem, EditRun, ExtensionKind } from '../../protocol/messages';
+/// <reference path="./extensionGraph.d.ts" />
+import type { CompileProblem, EditedFrom, EditedVersion, EditRun, ExtensionKind } from '../../protocol/messages';
+import { EditedVersionSchema } from '../../protocol/outcomes';
 import type { HostCore } from '../hostCore';
 import { ExtensionRuntime, type ExtensionFactory } from '../omp/extensionRuntime';
 import { editedPolicy, HOST_STATUS_KEY, hostStatusText, LOAD_SETTLE_MS } from './runLimits';
 import { DOWNLOAD_FILE } from './compileCore';
 import { EDITED_KEY } from './editedKey';
+import { versionOf } from './editedVersion';
 import { guardsInstalled, installGuards, removeGuards, tripsSoFar, withHostGlobals } from './guards';
 
 /**
@@ -27,14 +30,17 @@ export interface StoredEdit {
   readonly hash: string;
   /** Run again after a reload; false after "Back to the shipped extension" or a stopped hang. */
   readonly active: boolean;
+  /** What its text is and what it was changed from (absent in a record stored before issue 36). */
+  readonly editedVersion?: EditedVersion;
 }
 
 type Progress = (phase: string, done: number, total: number) => void;
 
 /** Compiles the learner's files and runs them in place of the running extension; a compile error changes nothing. */
-export async function runEdited(core: HostCore, files: Readonly<Record<string, string>>, progress: Progress): Promise<EditRun> {
+export async function runEdited(core: HostCore, files: Readonly<Record<string, string>>, progress: Progress, from: EditedFrom = 'last-run'): Promise<EditRun> {
   core.refuseWhileApprovalWaits('replace the extension');
-  const [{ compile, loadCompiler }, { graphHash }] = await Promise.all([import('./compiler'), import('./editedModule')]);
+  const [{ compile, loadCompiler }, { graphHash }, graph] = await Promise.all([import('./compiler'), import('./editedModule'), import('virtual:extension-graph')]);
+  const version = versionOf(files, graph.files, from, await read(core));
   // Timed apart: the compiler's first download and start-up is not the compile.
   await withHostGlobals(loadCompiler);
   const started = performance.now();
@@ -42,9 +48,9 @@ export async function runEdited(core: HostCore, files: Readonly<Record<string, s
   const compileMs = Math.round(performance.now() - started);
   if (!compiled.ok) return { kind: 'rejected', problems: compiled.problems };
   progress('load', 0, 1);
-  const problem = await load(core, compiled.code);
+  const problem = await load(core, compiled.code, version);
   if (problem) return { kind: 'rejected', problems: [problem] };
-  await store(core, { version: 1, files: { ...files }, code: compiled.code, hash: graphHash, active: true });
+  await store(core, { version: 1, files: { ...files }, code: compiled.code, hash: graphHash, active: true, editedVersion: version });
   return { kind: 'running', extension: 'edited', compileMs };
 }
 
@@ -66,7 +72,7 @@ export async function restoreEdited(core: HostCore, progress: Progress): Promise
     code = compiled.code;
   }
   progress('load', 0, 1);
-  const problem = await load(core, code);
+  const problem = await load(core, code, stored.editedVersion ?? versionOf(stored.files, (await import('virtual:extension-graph')).files, 'shipped', null));
   if (problem) return giveUp(core, stored, [problem]);
   if (code !== stored.code) await store(core, { ...stored, code, hash: graphHash });
   return { kind: 'running', extension: 'edited', compileMs };
@@ -78,7 +84,7 @@ export async function useShipped(core: HostCore, shipped: ExtensionFactory): Pro
   core.editedWaiting = false;
   if (core.extensionKind === 'edited') {
     removeGuards();
-    swap(core, await ExtensionRuntime.load(shipped, core), 'shipped');
+    swap(core, await ExtensionRuntime.load(shipped, core), null);
   }
   const stored = await read(core);
   if (stored?.active) await store(core, { ...stored, active: false });
@@ -99,7 +105,7 @@ export async function downloadEdited(files: Readonly<Record<string, string>>): P
 }
 
 /** Imports and loads the compiled module; null when it now runs, else why it does not (nothing changed then). */
-async function load(core: HostCore, code: string): Promise<CompileProblem | null> {
+async function load(core: HostCore, code: string, version: EditedVersion): Promise<CompileProblem | null> {
   let runtime: ExtensionRuntime;
   const { loadFactory } = await import('./editedModule');
   // The stubs are in before the module's first line runs (guards.ts), and stay while it is loaded.
@@ -119,7 +125,7 @@ async function load(core: HostCore, code: string): Promise<CompileProblem | null
     if (!wasGuarded) removeGuards();
     return { file: null, line: 0, column: 0, text: `Your extension could not be loaded, so the previous one keeps running: ${error instanceof Error ? error.message : String(error)}` };
   }
-  swap(core, runtime, 'edited');
+  swap(core, runtime, version);
   // The swap starts the status line over: a guarded call the factory swallowed is named again.
   const after = tripsSoFar();
   if (after.count > trips && after.last !== null) core.setStatus(HOST_STATUS_KEY, hostStatusText(after.last));
@@ -140,7 +146,8 @@ function settledWithin<T>(ms: number, promise: Promise<T>, said: string): Promis
  * waits on are closed unanswered (its code never resumes, nothing is appended), the status line
  * starts empty, and the new one hears `session_start` on the same journal.
  */
-function swap(core: HostCore, runtime: ExtensionRuntime, kind: ExtensionKind): void {
+function swap(core: HostCore, runtime: ExtensionRuntime, version: EditedVersion | null): void {
+  const kind: ExtensionKind = version === null ? 'shipped' : 'edited';
   for (const { run } of core.waiting.values()) {
     core.notify('warning', `The dialog "${run.asked?.request.title ?? ''}" was closed unanswered: the extension that asked it was replaced. Nothing was changed.`);
   }
@@ -148,7 +155,8 @@ function swap(core: HostCore, runtime: ExtensionRuntime, kind: ExtensionKind): v
   core.statuses.clear();
   core.extensions = runtime;
   core.extensionKind = kind;
-  core.notify('info', kind === 'edited' ? `The host now runs your edited extension (${EDITED_PATH}) on this session.` : 'The host runs the shipped extension (seed-desk.js) again.');
+  core.editedVersion = version;
+  core.notify('info', version === null ? 'The host runs the shipped extension (seed-desk.js) again.' : `The host now runs ${version.text === 'changed' ? 'your edited extension' : 'your version, whose text is the shipped one,'} (${EDITED_PATH}) on this session.`);
   core.fire({ event: 'session_start' });
 }
 
@@ -164,7 +172,8 @@ async function read(core: HostCore): Promise<StoredEdit | null> {
     const value = JSON.parse(raw) as Partial<StoredEdit>;
     if (value.version !== 1 || typeof value.code !== 'string' || typeof value.hash !== 'string' || typeof value.files !== 'object' || value.files === null) return null;
     const files = Object.fromEntries(Object.entries(value.files).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
-    return { version: 1, files, code: value.code, hash: value.hash, active: value.active === true };
+    const edited = EditedVersionSchema.safeParse(value.editedVersion);
+    return { version: 1, files, code: value.code, hash: value.hash, active: value.active === true, ...(edited.success ? { editedVersion: edited.data } : {}) };
   } catch {
     return null;
   }

@@ -1,13 +1,13 @@
 /**
  * The host's argument check, row by row against what OMP 18.2.3 was measured to do with the
- * seed_desk schema (pi-ai `validateToolArguments`, probed on 2026-12-04; `npm run test:host`
- * runs the same table through the real host): accepted calls run with the repaired arguments,
- * rejected ones get the host's exact text. The schema is the extension's own JSON Schema
- * document, the one `pi.typebox.Type.Unsafe` is given.
+ * seed_desk schema (pi-ai `validateToolArguments`, probed on 2026-12-04 with the old union by op
+ * and on 2026-12-07 with the flat object; `npm run test:host` runs the same table through the real
+ * host): accepted calls run with the repaired arguments, rejected ones get the host's exact text.
+ * The schema is the extension's own JSON Schema document, the one `pi.typebox.Type.Unsafe` is given.
  */
 import { describe, expect, it } from 'vitest';
 import { seedDeskJsonSchema } from '$domain/tool/jsonSchema';
-import { checkArguments, type ArgumentCheck } from './argumentCheck';
+import { checkArguments, type ArgumentCheck, type JsonSchema } from './argumentCheck';
 
 const check = (raw: unknown): ArgumentCheck => checkArguments('seed_desk', seedDeskJsonSchema, raw);
 
@@ -83,8 +83,25 @@ describe('checkArguments: the measured rows that are accepted', () => {
     accepted({ op: 'query', family: ['bean'] }, { op: 'query', family: '["bean"]' });
   });
 
-  it('op:" query " → OK op "query" (const whitespace is trimmed)', () => {
+  it('op:" query " → OK op "query" (enum whitespace is trimmed)', () => {
     accepted({ op: ' query ' }, { op: 'query' });
+  });
+
+  it('action:" release " with packets:"2" or true → OK, trimmed and coerced (one object: the trim holds through the type repair)', () => {
+    accepted({ ...BASE, action: ' release ', packets: '2' }, { ...BASE, action: 'release', packets: 2 });
+    accepted({ ...BASE, action: ' release ', packets: true }, { ...BASE, action: 'release', packets: 1 });
+  });
+
+  // Only op is required: which fields an op needs is the tool's own check, after the host's (opFields.ts).
+  it('act without packets and expectedRevision, {op:"inspect"}, {op:"discover", id} → OK as sent: the schema cannot tell', () => {
+    accepted({ op: 'act', action: 'reserve', id: 'bean-scarlet' }, { op: 'act', action: 'reserve', id: 'bean-scarlet' });
+    accepted({ op: 'inspect' }, { op: 'inspect' });
+    accepted({ op: 'discover', id: 'x' }, { op: 'discover', id: 'x' });
+  });
+
+  it('id:null / packets:null → OK without it: every field but op is optional, and an optional null is removed', () => {
+    accepted({ op: 'act', action: 'reserve', id: null, expectedRevision: 'x', packets: 2 }, { op: 'act', action: 'reserve', expectedRevision: 'x', packets: 2 });
+    accepted({ ...BASE, packets: null }, { ...BASE });
   });
 
   it('\'{"op":"query"}\' (a string) → OK {op:"query"}: the root JSON string is parsed', () => {
@@ -98,36 +115,23 @@ describe('checkArguments: the measured rows that are rejected, with the host’s
     rejected(raw, failure('packets: expected number, received string', JSON.stringify(raw), raw));
   });
 
-  it('packets:null → expected number, received null (null is stripped only for optional fields)', () => {
-    const raw = { ...BASE, packets: null };
-    rejected(raw, failure('packets: expected number, received null', JSON.stringify(raw), raw));
-  });
-
   it('packets:[2] → expected number, received array', () => {
     const raw = { ...BASE, packets: [2] };
     rejected(raw, failure('packets: expected number, received array', JSON.stringify(raw), raw));
   });
 
-  it('act without packets and expectedRevision → both are required, in the schema’s order', () => {
-    const raw = { op: 'act', action: 'reserve', id: 'bean-scarlet' };
-    rejected(raw, failure('packets: is required; expectedRevision: is required', JSON.stringify(raw), raw));
-  });
-
-  it('{op:"inspect"} → id: is required', () => {
-    rejected({ op: 'inspect' }, failure('id: is required', '{"op":"inspect"}', { op: 'inspect' }));
-  });
-
-  it('{op:"nope"} → op: must equal const value', () => {
-    rejected({ op: 'nope' }, failure('op: must equal const value', '{"op":"nope"}', { op: 'nope' }));
+  it('{op:"nope"} → op: must be one of the allowed enum values', () => {
+    rejected({ op: 'nope' }, failure('op: must be one of the allowed enum values', '{"op":"nope"}', { op: 'nope' }));
   });
 
   it('{} → op: is required', () => {
     rejected({}, failure('op: is required', '{}', {}));
   });
 
-  it('id:null (required) → id: expected string, received null', () => {
-    const raw = { op: 'act', action: 'reserve', id: null, expectedRevision: 'x', packets: 2 };
-    rejected(raw, failure('id: expected string, received null', JSON.stringify(raw), raw));
+  it('several issues are listed in the schema’s property order, not the value’s', () => {
+    const raw = { op: 'act', packets: 'abc', action: 'Reserve' };
+    rejected(raw, failure('action: must be one of the allowed enum values; packets: expected number, received string', JSON.stringify(raw), raw));
+    rejected({ packets: 'abc' }, failure('op: is required; packets: expected number, received string', '{"packets":"abc"}', { packets: 'abc' }));
   });
 
   it('[1,2] → expected object, received array (was an array)', () => {
@@ -146,13 +150,47 @@ describe('checkArguments: the measured rows that are rejected, with the host’s
     expect(result.message.endsWith(` (was ${JSON.stringify(raw)})\n\nReceived arguments:\n${JSON.stringify(raw, null, 2)}`)).toBe(true);
   });
 
+  it('action:"Reserve" → action: must be one of the allowed enum values', () => {
+    const raw = { ...BASE, action: 'Reserve', packets: 2 };
+    rejected(raw, failure('action: must be one of the allowed enum values', JSON.stringify(raw), raw));
+  });
+});
+
+/** seed_desk's parameters until issue 35: a root oneOf by op, no root type. Kept because the check is generic (an edited extension may register a union). */
+const UNION: JsonSchema = {
+  oneOf: [
+    { type: 'object', properties: { op: { type: 'string', const: 'discover' } }, required: ['op'], additionalProperties: false },
+    { type: 'object', properties: { op: { type: 'string', const: 'query' }, family: { type: 'string' } }, required: ['op'], additionalProperties: false },
+    { type: 'object', properties: { op: { type: 'string', const: 'inspect' }, id: { type: 'string' } }, required: ['op', 'id'], additionalProperties: false },
+    {
+      type: 'object',
+      properties: { op: { type: 'string', const: 'act' }, action: { type: 'string', enum: ['reserve', 'release'] }, id: { type: 'string' }, packets: { type: 'number' }, expectedRevision: { type: 'string' } },
+      required: ['op', 'action', 'id', 'packets', 'expectedRevision'],
+      additionalProperties: false,
+    },
+  ],
+};
+
+describe('checkArguments: a root union (the old seed_desk schema, measured 2026-12-04)', () => {
+  const union = (raw: unknown) => checkArguments('seed_desk', UNION, raw);
+
+  it('judges by the alternative whose constants match: act without packets and expectedRevision → both required', () => {
+    const raw = { op: 'act', action: 'reserve', id: 'bean-scarlet' };
+    expect(union(raw)).toEqual({ ok: false, message: failure('packets: is required; expectedRevision: is required', JSON.stringify(raw), raw) });
+  });
+
   // The union judges a value by the first alternative whose constants it matches; matching none, by the first.
   it('action:"Reserve" → the measured issue list (op const; every other key must not be present)', () => {
     const raw = { ...BASE, action: 'Reserve', packets: 2 };
-    rejected(
-      raw,
-      failure('op: must equal const value; action: must not be present; id: must not be present; expectedRevision: must not be present; packets: must not be present', JSON.stringify(raw), raw),
-    );
+    expect(union(raw)).toEqual({
+      ok: false,
+      message: failure('op: must equal const value; action: must not be present; id: must not be present; expectedRevision: must not be present; packets: must not be present', JSON.stringify(raw), raw),
+    });
+  });
+
+  it('trims inside a union only toward an alternative that accepts the value: " release " with packets "2" passes, with true not', () => {
+    expect(union({ ...BASE, action: ' release ', packets: '2' })).toEqual({ ok: true, args: { ...BASE, action: 'release', packets: 2 } });
+    expect(union({ ...BASE, action: ' release ', packets: true }).ok).toBe(false);
   });
 });
 
@@ -209,11 +247,11 @@ describe('checkArguments: generic, for any tool’s schema', () => {
     expect(checkArguments('probe', schema, { n: '4', tag: 'b' })).toEqual({ ok: true, args: { n: 4, tag: 'b' } });
   });
 
-  it('keeps a trim only when the first pass alone makes the call valid, as the host does (measured in test:host)', () => {
+  it('outside a union, a trim holds through the type repair, as the host does (probed on OMP 18.2.3, 2026-12-07)', () => {
     // The first pass trims and reads numeric strings: enough here.
     expect(checkArguments('probe', schema, { n: '4', tag: ' b ' })).toEqual({ ok: true, args: { n: 4, tag: 'b' } });
-    // A boolean count needs the second pass, which repairs the untrimmed value: the enum then fails.
-    expect(checkArguments('probe', schema, { n: true, tag: ' b ' }).ok).toBe(false);
+    // A boolean count needs the second pass; the trimmed enum stays trimmed.
+    expect(checkArguments('probe', schema, { n: true, tag: ' b ' })).toEqual({ ok: true, args: { n: 1, tag: 'b' } });
     expect(checkArguments('probe', schema, { n: true, tag: 'b' })).toEqual({ ok: true, args: { n: 1, tag: 'b' } });
   });
 
