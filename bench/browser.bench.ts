@@ -10,20 +10,26 @@ import type { Page } from 'playwright';
 import type { CommitBenchResult } from './browser/commitBench';
 import type { HeadBenchResult } from './browser/headBench';
 import { APP_URL, STORE_BENCH_URL as BENCH_URL, withBrowser } from './browserKit';
+import { rounds, within } from './limits';
 import { formatMicros, median, percentile, printTable, saveFigures } from './stats';
 
-const UI_ROUNDS = 40;
+const UI_ROUNDS = rounds(40, 4);
 
 const ms = (values: readonly number[], p: number) => formatMicros(percentile(values, p) * 1000);
 
+/** Quick mode: the storage bench page runs a few rounds (`?quick`). */
+const QUICK_QUERY = rounds(0, 1) === 1 ? '&quick' : '';
+
 /** Runs one bench of the storage bench page (bench/browser/storeBench.ts) and hands back its result. */
 async function benchPage<T>(page: Page, bench: 'commit' | 'head'): Promise<T> {
-  await page.goto(`${BENCH_URL}?bench=${bench}`);
+  await page.goto(`${BENCH_URL}?bench=${bench}${QUICK_QUERY}`);
   await page.waitForFunction(() => {
     const w = window as unknown as { __benchResult?: unknown; __benchError?: string };
     if (w.__benchError) throw new Error(w.__benchError);
     return w.__benchResult !== undefined;
-  }, undefined, { timeout: 300_000, polling: 250 });
+  }, undefined, { timeout: 300_000, polling: 250 }).catch((error: unknown) => {
+    throw new Error(`The storage bench page's ${bench} bench did not finish within 300 s (${error instanceof Error ? error.message.split('\n')[0] : String(error)}).`);
+  });
   return page.evaluate(() => (window as unknown as { __benchResult: T }).__benchResult);
 }
 

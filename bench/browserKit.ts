@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright';
 import { ensureChromium } from '../scripts/find-chromium.mjs';
+import { within } from './limits';
 
 // BENCH_PORT lets two benchmark runs share one machine: each gets its own ports and build folders.
 const PORT = Number(process.env['BENCH_PORT'] ?? 4173);
@@ -35,18 +36,22 @@ async function serve(command: string, url: string): Promise<ChildProcess> {
   throw new Error(`${url} did not come up`);
 }
 
-/** Builds the app (and the storage bench page), serves both, and hands a browser to `work`. */
+/** The app's production build (and the storage bench page's), into this port's folders. */
+export async function buildAll({ storePage = true } = {}): Promise<void> {
+  const minify = process.env['BENCH_MINIFY'] === '0' ? ' --minify false' : '';
+  await sh(`npx vite build --bypass-lock${minify} --logLevel warn --outDir ${APP_DIST}${storePage ? ` && npx vite build --bypass-lock --config bench/vite.bench.config.ts --logLevel warn --outDir ${STORE_DIST}` : ''}`);
+}
+
+/**
+ * Builds the app (and the storage bench page), serves both, and hands a browser to `work`.
+ * BENCH_BUILT=1 (set by `npm run bench`, which builds once for every part) skips the build.
+ */
 export async function withBrowser<T>(work: (browser: Browser) => Promise<T>, { storePage = false } = {}): Promise<T> {
   const found = ensureChromium();
-  const minify = process.env['BENCH_MINIFY'] === '0' ? ' --minify false' : '';
-  await sh(`npx vite build --bypass-lock${minify} --logLevel warn --outDir ${APP_DIST}${storePage ? ` && npx vite build --bypass-lock --config bench/vite.bench.config.ts --outDir ${STORE_DIST}` : ''}`);
-  const servers = [await serve(`npx vite preview --bypass-lock --host 127.0.0.1 --port ${PORT} --strictPort --outDir ${APP_DIST}`, APP_URL)];
-  if (storePage) servers.push(await serve(`npx vite preview --bypass-lock --config bench/vite.bench.config.ts --port ${PORT + 1} --outDir ${STORE_DIST}`, STORE_BENCH_URL));
-  const browser = await chromium.launch({ executablePath: found.path, args: CHROMIUM_ARGS });
-  try {
-    return await work(browser);
-  } finally {
-    await browser.close();
+  if (process.env['BENCH_BUILT'] !== '1') await buildAll({ storePage });
+  const servers: ChildProcess[] = [];
+  // Stopped from outside (npm run bench's limit per part): the servers are in their own process groups, so stop them here.
+  const stopServers = () => {
     for (const server of servers) {
       try {
         if (server.pid) process.kill(-server.pid);
@@ -54,6 +59,23 @@ export async function withBrowser<T>(work: (browser: Browser) => Promise<T>, { s
         // already gone
       }
     }
+  };
+  const onTerm = () => {
+    stopServers();
+    process.exit(143);
+  };
+  process.once('SIGTERM', onTerm);
+  servers.push(await serve(`npx vite preview --bypass-lock --host 127.0.0.1 --port ${PORT} --strictPort --outDir ${APP_DIST}`, APP_URL));
+  if (storePage) servers.push(await serve(`npx vite preview --bypass-lock --config bench/vite.bench.config.ts --port ${PORT + 1} --outDir ${STORE_DIST}`, STORE_BENCH_URL));
+  const browser = await chromium.launch({ executablePath: found.path, args: CHROMIUM_ARGS });
+  // Playwright's waits have a limit (30 s unless a wait says otherwise); page.evaluate has none,
+  // so each long in-page run is wrapped in `within` (limits.ts) with a sentence of its own.
+  try {
+    return await work(browser);
+  } finally {
+    await browser.close();
+    stopServers();
+    process.off('SIGTERM', onTerm);
   }
 }
 
@@ -68,12 +90,15 @@ export interface ScrollResult {
 /** Scrolls the element matching `selector` from its top to its bottom, one viewport per frame. */
 export async function scrollCost(page: Page, selector: string): Promise<ScrollResult> {
   // A string, not a function: tsx's name-keeping helper does not exist inside the page.
-  return page.evaluate<ScrollResult>(`(async () => {
+  // One viewport per frame: 10k rows are about 800 frames, which took over 2 min on this loaded machine.
+  return within(`scrolling ${selector} from top to bottom, one viewport per frame`, 600_000, page.evaluate<ScrollResult>(`(async () => {
     const tasks = [];
     const observer = new PerformanceObserver((list) => list.getEntries().forEach((entry) => tasks.push(entry.duration)));
     observer.observe({ type: 'longtask', buffered: false });
     const viewport = document.querySelector(${JSON.stringify(selector)});
     if (!viewport) throw new Error('nothing matches ${selector.replace(/'/g, '')}');
+    // A box with no height would never reach its end: say so instead of scrolling forever.
+    if (viewport.clientHeight === 0) throw new Error('${selector.replace(/'/g, '')} has no height: it cannot be scrolled');
     // From the top: the graph opens scrolled to its leaf, which is usually the last row.
     viewport.scrollTop = 0;
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
@@ -95,5 +120,5 @@ export async function scrollCost(page: Page, selector: string): Promise<ScrollRe
     await new Promise((resolve) => setTimeout(resolve, 100));
     observer.disconnect();
     return { longestTaskMs: tasks.length ? Math.max(...tasks) : 0, longTasks: tasks.length, worstFrameMs: worst, frames };
-  })()`);
+  })()`));
 }

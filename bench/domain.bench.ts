@@ -4,6 +4,7 @@
  * the same active branch (same depth, same seed desk entries); the rest is sibling branches.
  * A naive "scan every entry, last snapshot wins" is the baseline the lesson warns against.
  */
+import { rounds } from './limits';
 import { asEntryId, asSessionId, seededIdSource, type EntryId } from '../domain/ids';
 import { customEntry, sessionHeader, userMessageEntry, type JournalEntry } from '../domain/journal/entry';
 import { SessionJournal } from '../domain/journal/journal';
@@ -73,7 +74,7 @@ export function runDomainBench(): { rows: string[][]; ratios: Ratios } {
     };
   });
   // Round-robin over the sizes so drift on a noisy machine hits every size alike; median of rounds.
-  const ROUNDS = 9;
+  const ROUNDS = rounds(9, 1);
   const collected = ops.map(() => ({ revision: [] as number[], state: [] as number[], walk: [] as number[], scan: [] as number[] }));
   // Round -1 only warms up: every operation on every size runs before any is timed, so the JIT has
   // settled on code that serves all sizes (timing 1k first, while it still specialised, made 1k

@@ -21,11 +21,14 @@ import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright';
 import { initialScripts, MAIN_BUDGET, measureBudgets, WORKER_BUDGET } from '../scripts/budget.mjs';
 import { APP_URL, withBrowser } from './browserKit';
+import { rounds, within } from './limits';
 import { median, printTable, saveFigures, type Figure } from './stats';
 
-const EDIT_ROUNDS = Math.max(5, Number(process.env['EDIT_BENCH_ROUNDS'] ?? 7));
-const RUN_ROUNDS = Math.max(7, Number(process.env['EDIT_BENCH_RUN_ROUNDS'] ?? 15));
-const KEY_ROUNDS = Math.max(9, Number(process.env['EDIT_BENCH_KEY_ROUNDS'] ?? 31));
+const EDIT_ROUNDS = Math.max(rounds(5, 1), Number(process.env['EDIT_BENCH_ROUNDS'] ?? rounds(7, 1)));
+const RUN_ROUNDS = Math.max(rounds(7, 2), Number(process.env['EDIT_BENCH_RUN_ROUNDS'] ?? rounds(15, 2)));
+const KEY_ROUNDS = Math.max(rounds(9, 3), Number(process.env['EDIT_BENCH_KEY_ROUNDS'] ?? rounds(31, 3)));
+/** One click's wait in the page: the editor's chunk, or the compiler's cold download and start. */
+const STEP_LIMIT_MS = 120_000;
 const EDIT_TARGET_MS = 1500;
 const RUN_TARGET_MS = 300;
 const RE_READ = 'const second = judge(readDesk(ctx));';
@@ -56,7 +59,7 @@ const codePanel = (page: Page) => page.getByRole('tabpanel', { name: 'Code', exa
 
 /** Clicks "Edit" and times, in the page, until the frame after the editor's editable box exists. */
 async function timeEdit(page: Page): Promise<number> {
-  return page.evaluate<number>(`(async () => {
+  return within('"Edit" → the editor\'s editable box', STEP_LIMIT_MS, page.evaluate<number>(`(async () => {
     const panel = document.getElementById('tools-panel-code');
     const button = [...panel.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Edit');
     const found = () => panel.querySelector('[role="textbox"][aria-label="Code editor"]');
@@ -69,12 +72,13 @@ async function timeEdit(page: Page): Promise<number> {
     await ready;
     await new Promise((resolve) => requestAnimationFrame(() => resolve()));
     return performance.now() - start;
-  })()`);
+  })()`));
 }
 
 /** Clicks a button of the Code tab and times until the status line does (or does not) carry the edited mark. */
 async function timeSwap(page: Page, name: string, edited: boolean): Promise<number> {
-  return page.evaluate<number>(`(async () => {
+  const what = `"${name}" → the status line ${edited ? 'names' : 'no longer names'} the edited extension`;
+  return within(what, STEP_LIMIT_MS, page.evaluate<number>(`(async () => {
     const panel = document.getElementById('tools-panel-code');
     const button = [...panel.querySelectorAll('button')].find((b) => b.textContent.trim() === ${JSON.stringify(name)});
     const status = document.querySelector('[aria-label="Status line"]');
@@ -88,7 +92,7 @@ async function timeSwap(page: Page, name: string, edited: boolean): Promise<numb
     await shown;
     await new Promise((resolve) => requestAnimationFrame(() => resolve()));
     return performance.now() - start;
-  })()`);
+  })()`));
 }
 
 /**
@@ -120,7 +124,8 @@ async function keyToCharacterFrames(page: Page): Promise<number[]> {
   for (let key = 0; key < KEY_ROUNDS; key++) {
     // A non-word character, so no completion list opens between the keys.
     await page.keyboard.press('/');
-    await page.waitForFunction(`window.__keyFrames.length === ${key + 1}`);
+    // A function, not a string: the page's CSP (script-src 'self', no unsafe-eval) refuses a string predicate.
+    await page.waitForFunction((count) => (window as unknown as { __keyFrames: number[] }).__keyFrames.length === count, key + 1, { timeout: 10_000 });
   }
   for (let key = 0; key < KEY_ROUNDS; key++) await page.keyboard.press('Backspace');
   return page.evaluate<number[]>('window.__keyFrames');
@@ -182,10 +187,11 @@ async function runMyVersion(browser: Browser): Promise<RunTimes> {
     const compiled = /compiled in the worker in (\d+) ms/.exec(said);
     if (compiled?.[1]) compiles.push(Number(compiled[1]));
   }
-  const downloading = page.waitForEvent('download');
+  // The worker bundles the edited version (zod included) for the file: on a loaded machine that has taken over 30 s.
+  const downloading = page.waitForEvent('download', { timeout: 120_000 });
   await codePanel(page).getByRole('button', { name: 'Download my version' }).click();
   const download = await downloading;
-  const downloadBytes = statSync(await download.path()).size;
+  const downloadBytes = statSync(await within('"Download my version" to finish downloading', 60_000, download.path())).size;
   await context.close();
   return { firstRun, runs, backs, compiles, downloadBytes, keyFrames };
 }
@@ -196,8 +202,8 @@ async function offline(browser: Browser): Promise<{ ok: boolean; detail: string 
   try {
     const page = await openApp(context);
     // Wait until the service worker has installed (precache complete) and controls the page.
-    await page.evaluate(`navigator.serviceWorker.ready`);
-    await page.waitForFunction(`(async () => { const names = await caches.keys(); for (const name of names) { const keys = await (await caches.open(name)).keys(); if (keys.some((r) => /esbuild-.*\\.wasm/.test(r.url))) return true; } return false; })()`, undefined, { timeout: 60_000, polling: 250 });
+    await within('the service worker becoming ready', 60_000, page.evaluate(`navigator.serviceWorker.ready.then(() => true)`));
+    await precachedWasm(page);
     await page.reload();
     await page.getByRole('table', { name: 'Seed desk' }).waitFor();
     await context.setOffline(true);
@@ -213,6 +219,20 @@ async function offline(browser: Browser): Promise<{ ok: boolean; detail: string 
     return { ok: false, detail: error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error) };
   } finally {
     await context.close();
+  }
+}
+
+/**
+ * Waits (up to 60 s) until the service worker's cache holds esbuild's .wasm: its precache is done.
+ * Polled from Node: waitForFunction would need a string for an async check, which the page's CSP
+ * refuses, and a function returning a promise is not awaited by it.
+ */
+async function precachedWasm(page: Page): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  const check = `caches.keys().then((names) => Promise.all(names.map((name) => caches.open(name).then((cache) => cache.keys())))).then((lists) => lists.flat().some((request) => /esbuild-.*\\.wasm/.test(request.url)))`;
+  while (!(await page.evaluate<boolean>(check))) {
+    if (Date.now() > deadline) throw new Error('the service worker did not precache esbuild\'s .wasm within 60 s');
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 

@@ -9,8 +9,10 @@
  * progress bar is sampled every frame. The store's own share (parse, create, load, head) comes from
  * the storage bench page, for information.
  *
- * When the host is not installed the comparison is not measured (met = no): this bench does not
- * install 500 MB behind your back; `npm run test:host` once does.
+ * Issue 38: the page's import against Chromium's floor on the same bytes (decode and JSON.parse of
+ * every line), measured in the same run: target ≤ 1.5×. The host is installed as `npm run test:host`
+ * installs it (scripts/omp-host.mjs, about 1.5 min the first time); if that fails, the host
+ * comparison says "not measured" and why.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
@@ -22,12 +24,15 @@ import { APP_URL, STORE_BENCH_URL, withBrowser } from './browserKit';
 import { floorInPage, importInPage, type PageFloor } from './importKit';
 import { branchyJournal, journalFile, linearJournal } from './journals';
 import type { ImportStepTimes } from './browser/importBench';
+import { rounds, within } from './limits';
 import { median, printTable, saveFigures, type Figure } from './stats';
+import { BUN, ensureHost } from '../scripts/omp-host.mjs';
 
-const SIZE = 100_000;
-const ROUNDS = Number(process.env['IMPORT_BENCH_ROUNDS'] ?? 3);
+const SIZE = rounds(100_000, 10_000);
+const ROUNDS = Number(process.env['IMPORT_BENCH_ROUNDS'] ?? rounds(3, 1));
 const TARGET_RATIO = 2;
-const BUN = fileURLToPath(new URL('../host-test/.omp/node_modules/.bin/bun', import.meta.url));
+/** Issue 38: the page's import against Chromium's own floor on the same bytes. */
+const FLOOR_TARGET = 1.5;
 const HOST_OPEN = fileURLToPath(new URL('./hostOpen.ts', import.meta.url));
 
 interface BenchFile {
@@ -52,12 +57,14 @@ function hostOpen(file: string, home: string): { first: number; again: number[] 
 }
 
 async function storeSteps(page: Page): Promise<ImportStepTimes[]> {
-  await page.goto(`${STORE_BENCH_URL}?bench=import`);
+  await page.goto(`${STORE_BENCH_URL}?bench=import${rounds(0, 1) === 1 ? '&quick' : ''}`);
   await page.waitForFunction(() => {
     const w = window as unknown as { __benchResult?: unknown; __benchError?: string };
     if (w.__benchError) throw new Error(w.__benchError);
     return w.__benchResult !== undefined;
-  }, undefined, { timeout: 600_000, polling: 500 });
+  }, undefined, { timeout: 600_000, polling: 500 }).catch((error: unknown) => {
+    throw new Error(`The storage bench page's import bench did not finish within 600 s (${error instanceof Error ? error.message.split('\n')[0] : String(error)}).`);
+  });
   return page.evaluate(() => (window as unknown as { __benchResult: ImportStepTimes[] }).__benchResult);
 }
 
@@ -76,7 +83,10 @@ async function main(): Promise<void> {
     writeFileSync(path, journalFile(generated));
     return { kind: String(kind), path, entries: generated.entries.length, megabytes: statSync(path).size / 1e6 };
   });
-  const hostInstalled = existsSync(BUN);
+  const install = ensureHost();
+  if (install.error !== null) console.error(`${install.error} The host's figures are not measured; \`npm run test:host\` installs it.`);
+  const hostInstalled = install.error === null && existsSync(BUN);
+  const hostMissing = `not measured: ${install.error ?? 'host-test/.omp has no Bun'} (\`npm run test:host\` installs the host)`;
   const host = new Map<string, { first: number[]; again: number[] }>(files.map((file) => [file.kind, { first: [], again: [] }]));
   const pageTimes = new Map<string, number[]>(files.map((file) => [file.kind, []]));
   const progress = new Map<string, string[]>();
@@ -92,12 +102,12 @@ async function main(): Promise<void> {
             host.get(file.kind)?.again.push(...opened.again);
           }
           const context = await browser.newContext();
-          const result = await importInPage(await context.newPage(), APP_URL, file.path, file.entries);
+          const result = await within(`the page's import of the ${file.kind} file`, 360_000, importInPage(await context.newPage(), APP_URL, file.path, file.entries));
           await context.close();
           pageTimes.get(file.kind)?.push(result.ms);
           if (round === 0) progress.set(file.kind, [...result.progress]);
           const bare = await browser.newContext();
-          floors.get(file.kind)?.push(await floorInPage(await bare.newPage(), APP_URL, file.path));
+          floors.get(file.kind)?.push(await within(`Chromium's floor for the ${file.kind} file`, 360_000, floorInPage(await bare.newPage(), APP_URL, file.path)));
           await bare.close();
         }
       }
@@ -117,7 +127,7 @@ async function main(): Promise<void> {
         figures.push(
           hostInstalled
             ? { issue: 12, measure: `import of the ${label}: page / host SessionManager.open (cold, medians)`, value: `${s(pageMs)} / ${s(hostMs)} = ${ratio.toFixed(2)}×`, target: `≤ ${TARGET_RATIO}×`, met: ratio <= TARGET_RATIO }
-            : { issue: 12, measure: `import of the ${label} against the host`, value: `page ${s(pageMs)}; host not measured: run npm run test:host once`, target: `≤ ${TARGET_RATIO}×`, met: false },
+            : { issue: 12, measure: `import of the ${label}: page / host SessionManager.open`, value: `page ${s(pageMs)}; host ${hostMissing}`, target: `≤ ${TARGET_RATIO}×`, met: false },
           { issue: 12, measure: `progress readings while storing the ${file.kind} file`, value: String(storing.length), target: '≥ 3 (the bar moves)', met: storing.length >= 3 },
         );
         // What Chromium costs before any of the playground's work, in the same run: the floor under the ratio.
@@ -126,13 +136,17 @@ async function main(): Promise<void> {
         const decode = median(floor.map((f) => f.decodeMs));
         const parse = median(floor.map((f) => f.parseMs));
         const floorMs = median(floor.map((f) => f.readMs + f.decodeMs + f.parseMs));
-        figures.push({
-          issue: 12,
-          measure: `of which Chromium's floor for the ${file.kind} file: read / decode / JSON.parse of each line (nothing checked, indexed, stored or drawn) = total / host open`,
-          value: `${s(read)} / ${s(decode)} / ${s(parse)} = ${s(floorMs)}${hostInstalled ? ` = ${(floorMs / hostMs).toFixed(2)}×` : ''}`,
-          target: '',
-          met: null,
-        });
+        const floorRatio = pageMs / floorMs;
+        figures.push(
+          {
+            issue: 12,
+            measure: `Chromium's floor for the ${file.kind} file: read / decode / JSON.parse of each line (nothing checked, indexed, stored or drawn) = total / host open`,
+            value: `${s(read)} / ${s(decode)} / ${s(parse)} = ${s(floorMs)}${hostInstalled ? ` = ${(floorMs / hostMs).toFixed(2)}×` : ''}`,
+            target: '',
+            met: null,
+          },
+          { issue: 38, measure: `import of the ${label}: page (file chosen → report shown) / Chromium's floor (read + decode + JSON.parse), same run, medians`, value: `${s(pageMs)} / ${s(floorMs)} = ${floorRatio.toFixed(2)}×`, target: `≤ ${FLOOR_TARGET}×`, met: floorRatio <= FLOOR_TARGET },
+        );
       }
       for (const step of steps) {
         figures.push({

@@ -13,12 +13,16 @@ import type { BrowserContext, Page } from 'playwright';
 import { cryptoIdSource } from '../domain/ids';
 import { parseSessionJsonl } from '../domain/journal/importJsonl';
 import { APP_URL, withBrowser } from './browserKit';
+import { FRAME_WITH_LIMIT, rounds, within } from './limits';
 import { median, percentile, printTable, saveFigures, type Figure } from './stats';
 
-const COMMITS = Number(process.env['BENCH_LOAD_COMMITS'] ?? 100);
+// Even counts: a reserve and a release each, so every branch ends at its starting desk.
+const COMMITS = Number(process.env['BENCH_LOAD_COMMITS'] ?? rounds(100, 6));
 const TABS = 4;
-const PAIRS = Number(process.env['BENCH_LOAD_PAIRS'] ?? 100);
+const PAIRS = Number(process.env['BENCH_LOAD_PAIRS'] ?? rounds(100, 3));
 const SETTLE_MS = 15_000;
+/** A tab's whole run: every commit settles within SETTLE_MS, so this only catches a helper that never returns. */
+const runLimit = (commits: number) => 60_000 + commits * 2 * SETTLE_MS;
 
 /**
  * In-page helpers: `open(line)` types a line and waits for the dialog; `confirm()` clicks Confirm
@@ -42,7 +46,7 @@ const HELPERS = `(() => {
     observer.observe(target, { subtree: true, childList: true, characterData: true, attributes: true });
   });
   const confirmButton = () => [...document.querySelectorAll('dialog[open] button')].find((button) => button.textContent === 'Confirm' && !button.disabled);
-  const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  const frame = ${FRAME_WITH_LIMIT()};
   window.__load = {
     async open(line) {
       input.value = line;
@@ -69,15 +73,22 @@ const HELPERS = `(() => {
       for (const line of lines) {
         await this.open(line);
         times.push(await this.confirm());
+        if (times.length % 25 === 0) console.log('load: ' + times.length + ' of ' + lines.length + ' confirmed');
       }
       return times;
     },
   };
 })()`;
 
+let tabsOpened = 0;
 async function openTab(context: BrowserContext): Promise<Page> {
-  const page = await context.newPage();
-  page.on('pageerror', (error) => console.error('page error:', error.message));
+  const tab = ++tabsOpened;
+  const page = await within(`opening tab ${tab}`, 60_000, context.newPage());
+  page.on('pageerror', (error) => console.error(`tab ${tab}: page error:`, error.message));
+  // The helper's progress, so a long run is seen to move.
+  page.on('console', (message) => {
+    if (message.text().startsWith('load: ')) console.log(`tab ${tab}: ${message.text().slice(6)}`);
+  });
   await page.goto(APP_URL);
   await page.getByRole('table', { name: 'Seed desk' }).waitFor();
   await page.evaluate(HELPERS);
@@ -100,9 +111,10 @@ async function deskCell(page: Page, id: string): Promise<string> {
 
 async function exported(page: Page): Promise<string> {
   await page.getByRole('tablist', { name: 'Tools' }).getByRole('tab', { name: 'Sessions', exact: true }).click();
-  const download = page.waitForEvent('download');
+  const download = page.waitForEvent('download', { timeout: 60_000 });
   await page.getByRole('button', { name: 'Export session' }).click();
-  return readFileSync(await (await download).path(), 'utf8');
+  // download.path() has no limit of its own: a download that never finishes would wait forever.
+  return readFileSync(await within('the exported session file to finish downloading', 60_000, (await download).path()), 'utf8');
 }
 
 /** The session's file as the domain reads it: entries, seed desk entries, distinct ids, and whether it is a valid tree. */
@@ -127,7 +139,15 @@ async function loadRun(context: BrowserContext, tabs: number, count: number) {
   const pages = [first];
   for (let i = 1; i < tabs; i++) pages.push(await openTab(context));
   const started = Date.now();
-  const times = await Promise.all(pages.map((page) => page.evaluate<number[], string[]>((all) => (window as unknown as { __load: { run(l: string[]): Promise<number[]> } }).__load.run(all), lines(count))));
+  const times = await Promise.all(
+    pages.map((page, tab) =>
+      within(
+        `tab ${tab + 1} of ${tabs}, ${count} confirmed commits`,
+        runLimit(count),
+        page.evaluate<number[], string[]>((all) => (window as unknown as { __load: { run(l: string[]): Promise<number[]> } }).__load.run(all), lines(count)),
+      ),
+    ),
+  );
   const seconds = (Date.now() - started) / 1000;
   const desks = await Promise.all(pages.map((page) => deskCell(page, 'basil-genovese')));
   const file = audit(await exported(first));
@@ -142,15 +162,16 @@ async function raceRun(context: BrowserContext, pairs: number) {
   await first.getByRole('list', { name: 'Command output' }).getByText('the last marigold').waitFor();
   const pages = [first, await openTab(context)];
   type Load = { __load: { open(l: string): Promise<void>; confirm(): Promise<number>; run(l: string[]): Promise<number[]> } };
-  await Promise.all(pages.map((page) => page.evaluate(() => (window as unknown as Load).__load.run(['/seeds reserve marigold-french 2']))));
+  await Promise.all(pages.map((page, tab) => within(`race tab ${tab + 1}: reserving 2 marigolds`, runLimit(1), page.evaluate(() => (window as unknown as Load).__load.run(['/seeds reserve marigold-french 2'])))));
   let hung = 0;
   const samples: number[] = [];
   for (let pair = 0; pair < pairs; pair++) {
+    if (pair > 0 && pair % 25 === 0) console.log(`race: ${pair} of ${pairs} pairs`);
     for (const line of ['/seeds reserve marigold-french 1', '/seeds release marigold-french 1']) {
       try {
-        await Promise.all(pages.map((page) => page.evaluate((l) => (window as unknown as Load).__load.open(l), line)));
+        await Promise.all(pages.map((page, tab) => within(`race pair ${pair}, tab ${tab + 1}: the dialog for ${line}`, runLimit(1), page.evaluate((l) => (window as unknown as Load).__load.open(l), line))));
         // Both Confirms at the same moment: clicked from one task in each page, started together.
-        samples.push(...(await Promise.all(pages.map((page) => page.evaluate(() => (window as unknown as Load).__load.confirm())))));
+        samples.push(...(await Promise.all(pages.map((page, tab) => within(`race pair ${pair}, tab ${tab + 1}: Confirm of ${line}`, runLimit(1), page.evaluate(() => (window as unknown as Load).__load.confirm()))))));
       } catch (error) {
         hung++;
         console.error(`pair ${pair}: ${error instanceof Error ? error.message : String(error)}`);

@@ -4,6 +4,7 @@
  * request (after a scripted agent's run, so the tool call path every agent uses is not counted), and how many animation frames pass between a reply's first token reaching the page's
  * code (a performance mark there) and its text in the DOM (a MutationObserver), timed in the page.
  */
+import { rounds } from './limits';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright';
 import { lastRevisionSeen, scriptProvider } from '../e2e/modelProvider';
@@ -11,7 +12,7 @@ import { APP_URL, withBrowser } from './browserKit';
 import { median, printTable, saveFigures, type Figure } from './stats';
 
 export const MODEL_CODE_BUDGET = 60 * 1024;
-const TOKEN_ROUNDS = 7;
+const TOKEN_ROUNDS = rounds(7, 2);
 
 interface Fetched {
   readonly path: string;

@@ -21,9 +21,14 @@
 import type { Page } from 'playwright';
 import { APP_URL, withBrowser } from './browserKit';
 import { baselines, ECHO_WORKER } from './protocolBaselines';
+import { FRAME_WITH_LIMIT, rounds, within } from './limits';
+import { profileWorker, summarize } from './profileWorker';
 import { formatMicros, percentile, printTable, saveFigures } from './stats';
 
-const ROUNDS = 40;
+const ROUNDS = rounds(40, 4);
+const TRUSTED_ROUNDS = rounds(20, 3);
+/** A whole in-page run of rounds: each action takes milliseconds, so this only catches one that never answers. */
+const RUN_LIMIT_MS = 180_000;
 
 const ms = (values: readonly number[], p: number) => formatMicros(percentile(values, p) * 1000);
 
@@ -51,7 +56,7 @@ interface UiRounds {
 }
 
 async function uiRounds(page: Page): Promise<UiRounds> {
-  return page.evaluate<UiRounds>(`(async () => {
+  return within(`the protocol bench's ${ROUNDS} queries and ${ROUNDS} Confirms in the page`, RUN_LIMIT_MS, page.evaluate<UiRounds>(`(async () => {
     const rounds = ${ROUNDS};
     const input = document.querySelector('input[placeholder^="/seeds query"]');
     const output = document.querySelector('ol[aria-label="Command output"]');
@@ -66,7 +71,7 @@ async function uiRounds(page: Page): Promise<UiRounds> {
       });
       observer.observe(target, { subtree: true, childList: true, characterData: true });
     });
-    const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    const frame = ${FRAME_WITH_LIMIT()};
     const type = (text) => {
       input.value = text;
       input.dispatchEvent(new Event('input', { bubbles: true }));
@@ -133,7 +138,7 @@ async function uiRounds(page: Page): Promise<UiRounds> {
     const lineTrips = trips.filter((entry) => entry.detail === 'line').slice(0, rounds).map((entry) => entry.duration);
     const commitTrips = trips.filter((entry) => entry.detail === 'answerUi').slice(0, rounds).map((entry) => entry.duration);
     return { query, confirm, lineTrips, commitTrips, maxPerAction: Math.max(...perAction), perKind };
-  })()`);
+  })()`));
 }
 
 interface TrustedRounds {
@@ -189,23 +194,13 @@ async function trustedRounds(page: Page, rounds: number): Promise<TrustedRounds>
   })()`);
 }
 
-/** BENCH_PROFILE=1: where the page's main thread spent the UI rounds, by function (self time). */
-async function startProfile(page: Page): Promise<() => Promise<void>> {
+/** BENCH_PROFILE=1: where the page's main thread spent the UI rounds, by function (self and total time). */
+async function startProfile(page: Page): Promise<() => Promise<string>> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 50 });
   await cdp.send('Profiler.start');
-  return async () => {
-    const { profile } = await cdp.send('Profiler.stop');
-    const self = new Map<string, number>();
-    const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
-    (profile.samples ?? []).forEach((id, index) => {
-      const frame = nodes.get(id)?.callFrame;
-      const key = `${frame?.functionName || '(anonymous)'} ${frame?.url.split('/').pop() ?? ''}:${frame?.lineNumber ?? ''}`;
-      self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas?.[index] ?? 0));
-    });
-    for (const [key, micros] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${(micros / 1000).toFixed(1).padStart(8)} ms  ${key}`);
-  };
+  return async () => summarize((await cdp.send('Profiler.stop')).profile, 30);
 }
 
 async function main(): Promise<void> {
@@ -219,12 +214,13 @@ async function main(): Promise<void> {
     await page.addInitScript(COUNT_POSTS);
     await page.goto(APP_URL);
     await page.getByRole('table', { name: 'Seed desk' }).waitFor();
-    const first = await baselines(page, ROUNDS);
-    const profiler = process.env.BENCH_PROFILE ? await startProfile(page) : null;
+    const first = await within('the baselines (puts and echoes) in the page', RUN_LIMIT_MS, baselines(page, ROUNDS));
+    // BENCH_PROFILE=1: the page's main thread; BENCH_PROFILE=worker: the app's worker (profileWorker.ts).
+    const profiler = process.env.BENCH_PROFILE === 'worker' ? await profileWorker(page) : process.env.BENCH_PROFILE ? await startProfile(page) : null;
     const ui = await uiRounds(page);
-    if (profiler) await profiler();
-    const trusted = await trustedRounds(page, 20);
-    const second = await baselines(page, ROUNDS);
+    if (profiler) console.log(await profiler());
+    const trusted = await trustedRounds(page, TRUSTED_ROUNDS);
+    const second = await within('the baselines (puts and echoes) in the page, again', RUN_LIMIT_MS, baselines(page, ROUNDS));
     const put = [...first.put, ...second.put];
     const idlePut = [...first.idlePut, ...second.idlePut];
     const entryPut = [...first.entryPut, ...second.entryPut];

@@ -4,6 +4,7 @@
  * an idle frame, and a bare put asked of that worker; all measured inside the app's own page.
  */
 import type { Page } from 'playwright';
+import { FRAME_WITH_LIMIT } from './limits';
 
 /** The bench's own worker: echoes a message, or (`put: true`) does a bare put+commit first. */
 export const ECHO_WORKER = `
@@ -56,7 +57,7 @@ export async function baselines(page: Page, rounds: number): Promise<Baselines> 
       entries.createIndex('bySession', ['sessionId', 'seq']);
     });
     const sessionId = crypto.randomUUID();
-    const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    const frame = ${FRAME_WITH_LIMIT()};
     const recordAt = (i) => {
       const id = i.toString(16).padStart(8, '0');
       const parentKey = (i - 1).toString(16).padStart(8, '0');

@@ -23,6 +23,7 @@ import { SessionJournal } from '../domain/journal/journal';
 import { deskRows, EMPTY_SNAPSHOT } from '../domain/snapshot';
 import { APP_URL, withBrowser } from './browserKit';
 import { importInPage } from './importKit';
+import { rounds, within } from './limits';
 import { journalFile, sameDepthJournal } from './journals';
 import { median, percentile, printTable, saveFigures, type Figure } from './stats';
 
@@ -30,7 +31,7 @@ import { median, percentile, printTable, saveFigures, type Figure } from './stat
 const SIZES = [5_000, 50_000] as const;
 const DEPTH = 1_000;
 /** Timed loads per session (REOPEN_BENCH_ROUNDS, at least 7); BENCH_DEBUG=1 prints every load's times. */
-const ROUNDS = Math.max(7, Number(process.env['REOPEN_BENCH_ROUNDS'] ?? 9));
+const ROUNDS = rounds(Math.max(7, Number(process.env['REOPEN_BENCH_ROUNDS'] ?? 9)), 1);
 const TARGET_RATIO = 1.5;
 /** Where the expected state waits across a reload: sessionStorage survives it, in this tab only. */
 const EXPECT_KEY = 'seed-desk-bench:reopen';
@@ -175,7 +176,7 @@ async function makeCurrent(page: Page, session: Expected): Promise<void> {
   await page.getByLabel('Revision').getByText(session.revision, { exact: true }).waitFor();
   // The switch writes lastSession without the page waiting for it: the reload must not race it.
   // Read again every 50 ms (as a Playwright poll would; waitForFunction does not await a promise) for up to 30 s.
-  const stored = await page.evaluate<{ id: string | null; tries: number }>(`(async () => {
+  const stored = await within('the switch writing the session to reopen', 60_000, page.evaluate<{ id: string | null; tries: number }>(`(async () => {
     const read = ${lastSessionSource};
     let id = await read();
     let tries = 0;
@@ -184,7 +185,7 @@ async function makeCurrent(page: Page, session: Expected): Promise<void> {
       id = await read();
     }
     return { id, tries };
-  })()`);
+  })()`));
   if (stored.id !== session.sessionId) throw new Error(`switching to ${session.sessionId}: the database still names ${stored.id} as the session to reopen`);
   if (stored.tries > 0 && process.env['BENCH_DEBUG']) console.log(`switch to ${session.sessionId}: lastSession written ${stored.tries} × 50 ms after the desk showed it`);
   // Let the switch's own rendering (the whole graph) finish before the next navigation starts.
@@ -195,7 +196,7 @@ async function makeCurrent(page: Page, session: Expected): Promise<void> {
       { polling: 100, timeout: 120_000 },
     );
   }
-  await page.evaluate('new Promise((resolve) => requestIdleCallback(() => resolve(null), { timeout: 2000 }))');
+  await within('an idle moment after the switch', 30_000, page.evaluate('new Promise((resolve) => requestIdleCallback(() => resolve(null), { timeout: 2000 }))'));
 }
 
 /** One reload of the page with `session` current, timed from navigation start. */
@@ -203,7 +204,7 @@ async function timedReload(page: Page, session: Expected): Promise<Load> {
   await makeCurrent(page, session);
   await page.evaluate(([key, value]) => sessionStorage.setItem(key, value), [EXPECT_KEY, JSON.stringify({ revision: session.revision, entries: session.entries })] as const);
   await page.reload({ waitUntil: 'commit' });
-  const load = await page.evaluate<Load>(READ_LOAD);
+  const load = await within(`reopening ${session.sessionId}: the desk shown and the whole journal drawn`, 180_000, page.evaluate<Load>(READ_LOAD));
   check(load, session);
   return load;
 }

@@ -50,7 +50,7 @@ test('the Code tab lists the files, shows one with line numbers, and jumps to a 
 
   // The region list jumps to a region: its lines are outlined, labelled and scrolled into view.
   const regions = panel.getByRole('list', { name: 'Regions' });
-  await expect(regions.getByRole('button')).toHaveCount(7);
+  await expect(regions.getByRole('button')).toHaveCount(8);
   await regions.getByRole('button', { name: 're-read-after-dialog', exact: true }).click();
   const outlined = code.getByRole('group', { name: /^Region re-read-after-dialog, lines \d+–\d+: the dialog was an await/ });
   await expect(outlined).toBeVisible();

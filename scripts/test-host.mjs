@@ -1,9 +1,6 @@
 // npm run test:host: the Seed Desk extension inside the real OMP host.
 //  1. On first run (or when host-test/.omp/package-lock.json changed) install Bun and the host into
-//     host-test/.omp/ from its own committed lock, into its own ignored node_modules, so the
-//     playground's `npm install` stays small. `npm install --no-save`, not `npm ci`: the host's
-//     natives for other platforms are not in the registry here, so the lock lacks those optional
-//     packages and `npm ci` refuses it as out of sync; --no-save keeps the lock as committed.
+//     host-test/.omp/ from its own committed lock (scripts/omp-host.mjs, shared with the bench).
 //  2. Build extension/dist/seed-desk.js.
 //  3. Playground side of the differential (Node): the action scripts (host-test/scripts.json) and
 //     every step of every lesson's "Do it for me" solution (host-test/lessonScripts.ts) on the
@@ -12,16 +9,13 @@
 //  5. Compare the two sides and the session files each wrote (Node).
 // Ends with one line "N passed, N failed"; exits non-zero on any failure.
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeExtension } from './build-extension.mjs';
+import { BUN, ensureHost, OMP } from './omp-host.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const OMP = join(root, 'host-test', '.omp');
-const BUN = join(OMP, 'node_modules', '.bin', 'bun');
-const STAMP = join(OMP, 'node_modules', '.installed-from-lock');
 const OUT = join(root, 'host-test', 'out');
 const TSX = join(root, 'node_modules', '.bin', 'tsx');
 
@@ -41,29 +35,6 @@ function sizeOf(path) {
   return readdirSync(path).reduce((sum, name) => sum + sizeOf(join(path, name)), 0);
 }
 
-function lockHash() {
-  return createHash('sha256').update(readFileSync(join(OMP, 'package-lock.json'))).digest('hex');
-}
-
-/** Install into host-test/.omp unless the installed tree came from this very lock. */
-function ensureHost() {
-  const wanted = lockHash();
-  if (existsSync(BUN) && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === wanted) {
-    return { installed: false, ms: 0 };
-  }
-  console.log('Installing the real host into host-test/.omp (bun 1.4.5, @oh-my-pi/pi-coding-agent 18.2.3; about 1.5 min the first time)…');
-  const start = performance.now();
-  const status = run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: OMP });
-  const ms = performance.now() - start;
-  if (status !== 0 || !existsSync(BUN)) {
-    console.error(`The host could not be installed (npm install exited with ${status}); nothing was checked.`);
-    console.log('0 passed, 1 failed');
-    process.exit(1);
-  }
-  writeFileSync(STAMP, wanted);
-  return { installed: true, ms };
-}
-
 function readResults(file, stage) {
   try {
     return JSON.parse(readFileSync(join(OUT, file), 'utf8'));
@@ -74,6 +45,11 @@ function readResults(file, stage) {
 
 const total = performance.now();
 const install = ensureHost();
+if (install.error !== null) {
+  console.error(`${install.error} Nothing was checked.`);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
 const hostSize = sizeOf(join(OMP, 'node_modules'));
 const bunVersion = spawnSync(BUN, ['--version'], { encoding: 'utf8' }).stdout.trim();
 console.log(`Host: ${install.installed ? `installed in ${seconds(install.ms)}` : 'already installed'}; host-test/.omp/node_modules is ${(hostSize / 1e6).toFixed(0)} MB; Bun ${bunVersion}.`);

@@ -10,8 +10,9 @@ import { loadJournal, openSessionHead } from '../../web/src/worker/sessionLoad';
 export const HEAD_SIZES = [5_000, 50_000] as const;
 export const HEAD_DEPTH = 1_000;
 const APPENDED = 20;
-const HEAD_ROUNDS = 41;
-const LOAD_ROUNDS = 5;
+const QUICK = new URLSearchParams(location.search).has('quick');
+const HEAD_ROUNDS = QUICK ? 3 : 41;
+const LOAD_ROUNDS = QUICK ? 1 : 5;
 
 export interface HeadBenchResult {
   /** Per size: head reads, full loads (ms), and what the head said. */

@@ -11,7 +11,8 @@ import { loadJournal } from '../../web/src/worker/sessionLoad';
 import { fileSegments, lineStartsOf } from '../../web/src/worker/segments';
 import { branchyJournal, journalFile, linearJournal } from '../journals';
 
-export const IMPORT_SIZE = 100_000;
+/** 100k entries; 10k in quick mode (`?quick`, set by `npm run bench -- --quick`). */
+export const IMPORT_SIZE = new URLSearchParams(location.search).has('quick') ? 10_000 : 100_000;
 
 export interface ImportStepTimes {
   readonly kind: string;
