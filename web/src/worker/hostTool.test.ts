@@ -207,10 +207,11 @@ describe('seed_desk through the host: act with the returned revision, then with 
 describe('seed_desk through the host: the schema gate and the domain’s own checks', () => {
   it('a schema failure: stage schema, isError true; the toolResult is recorded as the host records it', async () => {
     const { host } = await freshHost();
-    const result = await callResult(host, { op: 'inspect', id: null });
+    // An op the enum does not name (an optional null would be dropped by the host's repairs, as OMP does, and reach the tool's own check).
+    const result = await callResult(host, { op: 'nope' });
     expect(result).toMatchObject({ stage: 'schema', isError: true, details: null });
     expect(result.text).toBe(
-      `Validation failed for tool "seed_desk":\n  - root: must be id: expected string, received null (was {"op":"inspect","id":null})\n\nReceived arguments:\n${JSON.stringify({ op: 'inspect', id: null }, null, 2)}`,
+      `Validation failed for tool "seed_desk":\n  - root: must be op: must be one of the allowed enum values (was {"op":"nope"})\n\nReceived arguments:\n${JSON.stringify({ op: 'nope' }, null, 2)}`,
     );
     const recorded = messageOf(toolResultEntry(host, result.callId));
     expect(recorded).toMatchObject({ role: 'toolResult', toolName: 'seed_desk', isError: true, content: [{ type: 'text', text: result.text }] });
