@@ -16,6 +16,7 @@ import { runModelRequest } from '../web/src/model/modelLoop';
 import { loadProvider, modelStream } from '../web/src/model/providers';
 import { PlaygroundHost } from '../web/src/worker/playgroundHost';
 import { JournalStore } from '../web/src/worker/store';
+import { approvingLoopHost } from './modelTurnPage';
 import { deskView } from './pageRunner';
 import { LOOP_MODEL, LOOP_PROMPT } from './scriptedModel';
 import { startScriptedServer, type ServedRequest } from './scriptedServer';
@@ -45,15 +46,7 @@ export async function pageAgentLoop(outDir: string, seed: number): Promise<PageA
       systemPrompt: 'You are a coding agent in a teaching playground. Use the seed_desk tool to do what the user asks; keep your answers short.',
       tools: await host.modelTools(),
       stream,
-      host: {
-        record: (message) => host.recordModelMessage(message),
-        call: async (ref, args) => {
-          const outcome = await host.callTool(args, false, ref);
-          if (outcome.kind !== 'approval') return outcome;
-          approvals.push(outcome.prompt);
-          return host.answerApproval(outcome.callId, true);
-        },
-      },
+      host: approvingLoopHost(host, approvals),
       signal: new AbortController().signal,
       limit: 8,
       onEvent: () => {},

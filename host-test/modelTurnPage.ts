@@ -16,7 +16,7 @@ import type { AssistantMessage, AssistantMessageEvent, Context, ToolCall, ToolRe
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { seededIdSource } from '../domain/ids';
 import { isConfirmAsked } from '../web/src/protocol/messages';
-import { runModelRequest, type LoopEvent, type ModelStreamCall } from '../web/src/model/modelLoop';
+import { runModelRequest, type LoopEvent, type LoopHost, type ModelStreamCall } from '../web/src/model/modelLoop';
 import { PlaygroundHost } from '../web/src/worker/playgroundHost';
 import { JournalStore } from '../web/src/worker/store';
 import { deskView } from './pageRunner';
@@ -27,6 +27,19 @@ export const MODEL_TURN_PROMPT = 'Reserve one packet of bean-scarlet for me.';
 export const MODEL_TURN_CLOSING = 'Done: 1 packet of bean-scarlet is reserved for you.';
 
 /** What the page showed for the turn, for the real host's side to compare with. */
+/** The loop's host over the worker's host: every call through the host's gates, each approval prompt noted and approved. */
+export function approvingLoopHost(host: PlaygroundHost, approvals: string[]): LoopHost {
+  return {
+    record: (message) => host.recordModelMessage(message),
+    call: async (ref, args) => {
+      const outcome = await host.callTool(args, false, ref);
+      if (outcome.kind !== 'approval') return outcome;
+      approvals.push(outcome.prompt);
+      return host.answerApproval(outcome.callId, true);
+    },
+  };
+}
+
 export interface PageModelTurn {
   readonly prompt: string;
   readonly systemPrompt: string;
@@ -95,15 +108,7 @@ export async function pageModelTurn(outDir: string, seed: number): Promise<PageM
     systemPrompt,
     tools: await host.modelTools(),
     stream: (context) => streamOf(scriptedModel(structuredClone(context))),
-    host: {
-      record: (message) => host.recordModelMessage(message),
-      call: async (ref, args) => {
-        const outcome = await host.callTool(args, false, ref);
-        if (outcome.kind !== 'approval') return outcome;
-        approvals.push(outcome.prompt);
-        return host.answerApproval(outcome.callId, true);
-      },
-    },
+    host: approvingLoopHost(host, approvals),
     signal: new AbortController().signal,
     limit: 8,
     onEvent: (event: LoopEvent) => {
