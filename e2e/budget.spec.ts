@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { lazyScripts, MAIN_BUDGET, measureBudgets, WORKER_BUDGET } from '../scripts/budget.mjs';
+import { lazyScripts, MAIN_BUDGET, measureBudgets, WORKER_BUDGET, workerScripts } from '../scripts/budget.mjs';
 
 // The webServer builds dist/ before any spec runs, so this measures the build under test.
 test('bundle budgets: first-screen JavaScript ≤ 70 KiB gzip, the worker ≤ 40 KiB gzip', async ({ page }) => {
@@ -28,7 +28,9 @@ test('bundle budgets: first-screen JavaScript ≤ 70 KiB gzip, the worker ≤ 40
   // Lazy chunks (reached only by import()) must exist, or the table did not parse and the check below would be empty.
   const lazy = lazyScripts(dist);
   expect([...lazy].some((script) => script.includes('ToolCallTab'))).toBe(true);
-  const isPageScript = (script: string) => !script.includes('worker-') && !script.includes('workbox') && !script.endsWith('/sw.js');
+  // What the worker fetches itself (its entry and the chunks it imports) is the worker's, not the page's.
+  const ofWorker = workerScripts(dist);
+  const isPageScript = (script: string) => !ofWorker.has(script) && !script.includes('workbox') && !script.endsWith('/sw.js');
   for (const script of scripts) {
     if (!lazy.has(script) && isPageScript(script)) expect(counted, script).toContain(script);
   }
@@ -40,4 +42,7 @@ test('bundle budgets: first-screen JavaScript ≤ 70 KiB gzip, the worker ≤ 40
   // Everything the page fetched before any interaction (the issue's measure; reported, see docs/decisions.md).
   const beforeInteraction = [...scripts].filter(isPageScript).reduce((sum, script) => sum + gzipSync(readFileSync(join(dist, script.slice(1)))).length, 0);
   console.log(`budget: all page script fetched by network idle, before any interaction: ${kib(beforeInteraction)} (${scripts.size} scripts)`);
+  // The worker's first chunk is budgeted; what it also fetches as it starts is reported beside it.
+  const workerStart = [...scripts].filter((script) => ofWorker.has(script)).reduce((sum, script) => sum + gzipSync(readFileSync(join(dist, script.slice(1)))).length, 0);
+  console.log(`budget: the worker fetched ${kib(workerStart)} by network idle (its first chunk and what it imports as it starts)`);
 });

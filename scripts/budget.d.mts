@@ -8,3 +8,4 @@ export function measureBudgets(dist?: string): {
   workerTotal: number;
 };
 export function lazyScripts(dist?: string): Set<string>;
+export function workerScripts(dist?: string): Set<string>;

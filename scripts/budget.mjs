@@ -55,3 +55,20 @@ export function lazyScripts(dist = 'dist') {
   }
   return lazy;
 }
+
+/**
+ * Chunks the worker loads, static or dynamic, from its entry (`worker-*.js`) on: the worker
+ * fetches them itself, so they are not the page's scripts. The extension API table
+ * (`apiSupport-*.js`) is among them: the worker fetches it as it starts, while the store opens.
+ */
+export function workerScripts(dist = 'dist') {
+  const found = new Set();
+  const queue = readdirSync(join(dist, 'assets')).filter((name) => /^worker-.*\.js$/.test(name)).map((name) => `/assets/${name}`);
+  for (let script = queue.shift(); script !== undefined; script = queue.shift()) {
+    if (found.has(script)) continue;
+    found.add(script);
+    const code = readFileSync(join(dist, script.slice(1)), 'utf8');
+    for (const match of code.matchAll(/(?:import\(\s*|from\s*|import\s*)[`"'](\.\/[^`"']+\.js)[`"']/g)) queue.push(`/assets/${match[1].slice(2)}`);
+  }
+  return found;
+}
