@@ -13,8 +13,9 @@ import { DECLARED } from './declared';
 import { openSession } from './omp';
 import { fileView } from './realFile';
 import { RealRunner } from './realRunner';
+import { runSteps } from './realScripts';
 import type { Checks } from './report';
-import { describeStep, normalizeTrace, type Script } from './script';
+import { normalizeTrace, type Script } from './script';
 import type { NotedStep } from './hostNotes';
 
 export async function oneFileReplays(checks: Checks, scripts: readonly Script[], outDir: string, dir: (name: string) => string): Promise<void> {
@@ -24,16 +25,10 @@ export async function oneFileReplays(checks: Checks, scripts: readonly Script[],
       const runDir = dir(`one-file-${script.name}`);
       const file = `${runDir}/sessions/seed-session.jsonl`;
       const runner = new RealRunner(await openSession({ dir: runDir, file }), runDir, dir);
-      const steps: NotedStep[] = [];
+      let steps: NotedStep[] = [];
       let closed: string | null = null;
       try {
-        for (const [index, step] of script.steps.entries()) {
-          try {
-            steps.push(await runner.step(step, script.labels?.[index]));
-          } catch (error) {
-            throw new Error(`step ${index + 1} ${describeStep(step, script.labels?.[index])}: ${error instanceof Error ? error.stack : String(error)}`);
-          }
-        }
+        steps = await runSteps(runner, script);
         runner.desks.add(runner.h.deskEntries().map((entry) => entry.id));
       } finally {
         closed = await runner.close();

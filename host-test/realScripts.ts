@@ -9,6 +9,7 @@ import { openSession } from './omp';
 import { deskView } from './realReads';
 import { RealRunner } from './realRunner';
 import type { Checks } from './report';
+import type { NotedStep } from './hostNotes';
 import { describeStep, normalizeTrace, type DeskView, type Script, type StepTrace } from './script';
 
 /** What the host holds when a file is opened: the desk at the leaf and the /seeds query answer. */
@@ -27,6 +28,19 @@ async function openedView(dir: string, file: string): Promise<OpenedView> {
   }
 }
 
+/** Every step of `script` on the real host, in order; a step that throws names itself. */
+export async function runSteps(runner: RealRunner, script: Script): Promise<NotedStep[]> {
+  const steps: NotedStep[] = [];
+  for (const [index, step] of script.steps.entries()) {
+    try {
+      steps.push(await runner.step(step, script.labels?.[index]));
+    } catch (error) {
+      throw new Error(`step ${index + 1} ${describeStep(step, script.labels?.[index])}: ${error instanceof Error ? error.stack : String(error)}`);
+    }
+  }
+  return steps;
+}
+
 export async function realDifferential(checks: Checks, scripts: readonly Script[], outDir: string, dir: (name: string) => string): Promise<void> {
   for (const script of scripts) {
     const copy = `${outDir}/${script.name}.real.jsonl`;
@@ -34,17 +48,11 @@ export async function realDifferential(checks: Checks, scripts: readonly Script[
     await checks.run(`differential (real host run): script "${script.name}", ${script.steps.length} steps, traced`, async () => {
       const runDir = dir(`diff-${script.name}`);
       const runner = new RealRunner(await openSession({ dir: runDir }), runDir, dir);
-      const steps: StepTrace[] = [];
+      let steps: StepTrace[] = [];
       let file: string | null = null;
       let trace;
       try {
-        for (const [index, step] of script.steps.entries()) {
-          try {
-            steps.push(await runner.step(step, script.labels?.[index]));
-          } catch (error) {
-            throw new Error(`step ${index + 1} ${describeStep(step, script.labels?.[index])}: ${error instanceof Error ? error.stack : String(error)}`);
-          }
-        }
+        steps = await runSteps(runner, script);
         // Read before closing: a disposed session no longer answers for its entries.
         runner.desks.add(runner.h.deskEntries().map((entry) => entry.id));
         trace = normalizeTrace({ script: script.name, omitted: script.omitted ?? [], steps }, runner.sessions.ids, runner.desks.ids);
