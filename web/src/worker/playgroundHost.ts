@@ -263,6 +263,9 @@ export const HANDLERS: { readonly [T in RequestType]: Handler<T> } = {
   toolCall: (host, body) => host.callTool(body.args, body.skipSchema, body.call),
   modelMessage: (host, body) => host.recordModelMessage(body.message),
   modelTools: (host) => host.modelTools(),
+  // An agent run's start and end (omp/agentRun.ts, loaded then): the agent events fire around the turns recorded between them.
+  agentStart: async (host, body) => (await import('./omp/agentRun')).startAgent(host.core, body.prompt, body.systemPrompt),
+  agentEnd: async (host, body) => (await (await import('./omp/agentRun')).endAgent(host.core, body.summary), null),
   answerApproval: (host, body) => host.answerApproval(body.callId, body.approved),
   setApprovalPolicy: (host, body) => (host.setApprovalPolicy(body.policy), null),
   setApprovalMode: (host, body) => (host.setApprovalMode(body.mode), null),

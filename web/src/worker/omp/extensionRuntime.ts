@@ -1,6 +1,7 @@
 import type { BranchChangingEvent, CommandDefinition, ExtensionAPI, ExtensionContext, ToolDefinition } from '../../../../extension/ompApi';
 import { apiTableLoaded, isTableKey, refusalFor, withRefusals } from './apiRefusals';
 import { EventBus } from './eventBus';
+import type { EventHandler, HandlerSource } from './eventEmit';
 import { Invocation } from './invocation';
 import { runContext, type DialogAnswerer, type HostServices } from './runContext';
 import { messageOf, PageHostError, type RunPolicy } from './runPolicy';
@@ -16,15 +17,13 @@ interface RegisteredTool {
   readonly definition: ToolDefinition<unknown>;
 }
 
-type EventHandler = (event: unknown, ctx: ExtensionContext) => unknown;
-
 /**
  * The part of an OMP host that an extension talks to: `pi` for the factory (registrations, the
  * event bus, appendEntry, TypeBox's `Unsafe`), and a fresh `ctx` for each run of its code (ui,
  * hasUI, a read-only session manager over the journal). What extension code does is observed
  * per run (`Invocation`), so the worker can answer with what the host saw.
  */
-export class ExtensionRuntime {
+export class ExtensionRuntime implements HandlerSource {
   readonly commands = new Map<string, CommandDefinition>();
   readonly tools = new Map<string, RegisteredTool>();
   readonly bus: EventBus;
@@ -173,6 +172,23 @@ export class ExtensionRuntime {
       }
     }
     return errors;
+  }
+
+  // ── HandlerSource: how eventEmit.ts runs the handlers of an event whose results the host reads ──
+
+  handlersOf(event: string): readonly EventHandler[] {
+    return this.handlers.get(event) ?? [];
+  }
+
+  /** One ctx per emit, as OMP's runner makes one; a dialog from an event handler answers as cancelled (the page has no dialog to show it in during a turn or a session change). */
+  eventContext(): ExtensionContext {
+    this.policy?.newRun();
+    return this.context(new Invocation(), 'cancel');
+  }
+
+  handlerFailed(event: string, error: string): void {
+    this.policy?.threw(`${event} handler`, new Error(error));
+    this.host.notified({ level: 'error', text: `Extension "${this.path}" error: ${error}`, shown: true });
   }
 
   private context(invocation: Invocation, answerer: DialogAnswerer, command = false): ExtensionContext {
