@@ -155,8 +155,8 @@ export class PlaygroundHost {
   }
 
   /** Host `/tree` selection; `entryId` or a target the worker finds. */
-  navigate(target: EntryId | EntryTarget): void {
-    navigation.navigate(this.core, typeof target === 'string' ? { by: 'id', id: target } : target);
+  navigate(target: EntryId | EntryTarget): void | Promise<void> {
+    return navigation.navigate(this.core, typeof target === 'string' ? { by: 'id', id: target } : target);
   }
 
   stepBack(): void {
@@ -273,7 +273,7 @@ export const HANDLERS: { readonly [T in RequestType]: Handler<T> } = {
   answerUi: (host, body) => host.answerUi(body.answer),
   meanwhileReserve: (host, body) => host.meanwhileReserve(body.id, body.packets),
   stepBack: (host) => (host.stepBack(), { leafId: host.core.journal.leafId }),
-  navigate: (host, body) => (host.navigate(body.target), null),
+  navigate: async (host, body) => (await host.navigate(body.target), null),
   reopen: async (host) => (await host.reopen(), null),
   setInteractive: (host, body) => (host.setInteractive(body.interactive), null),
   injectFault: (host, body) => (host.injectFault(body.fault), null),
