@@ -54,7 +54,7 @@ export default function myExtension(pi: ExtensionAPI) {
 		label: "Read note",
 		description: "Read the note kept on the active branch of this session.",
 		parameters: pi.zod.object({}),
-		async execute(_toolCallId, _params, _onUpdate, ctx) {
+		async execute(_toolCallId, _params, _signal, _onUpdate, ctx) {
 			rebuild(ctx);
 			return {
 				content: [{ type: "text", text: note ? `The note on this branch: ${note}` : "There is no note on this branch." }],
