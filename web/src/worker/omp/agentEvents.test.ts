@@ -100,7 +100,7 @@ describe('what the handlers answer', () => {
     const outcome = await toolCalls.callTool(host.core, '{"word":"stop"}', false, 'echo');
     expect(outcome).toMatchObject({ kind: 'result', isError: true, text: 'Not today.' });
     expect(seen.map((event) => event.type)).toEqual(['tool_call']);
-    const last = host.core.journal.get(host.core.journal.leafId!) as { message: { role: string; content: unknown; details: unknown; isError: boolean } };
+    const last = host.core.journal.get(host.core.journal.leafId!) as unknown as { message: { role: string; content: unknown; details: unknown; isError: boolean } };
     expect(last.message).toMatchObject({ role: 'toolResult', content: [{ type: 'text', text: 'Not today.' }], details: {}, isError: true });
   });
 
@@ -135,7 +135,7 @@ describe('what the handlers answer', () => {
     const host = await hostWith(extension, 9);
     const outcome = await toolCalls.callTool(host.core, '{"word":"x"}', false, 'echo');
     expect(outcome).toMatchObject({ kind: 'result', isError: true, text: 'rewritten' });
-    const last = host.core.journal.get(host.core.journal.leafId!) as { message: { content: unknown; details: unknown; isError: boolean } };
+    const last = host.core.journal.get(host.core.journal.leafId!) as unknown as { message: { content: unknown; details: unknown; isError: boolean } };
     expect(last.message).toMatchObject({ content: [{ type: 'text', text: 'rewritten' }], details: { word: 'x' }, isError: true });
   });
 

@@ -5,6 +5,7 @@ import type { EventHandler, HandlerSource } from './eventEmit';
 import { Invocation } from './invocation';
 import { runContext, type DialogAnswerer, type HostServices } from './runContext';
 import { messageOf, PageHostError, type RunPolicy } from './runPolicy';
+import { isZodSchema, jsonSchemaOf, loadZod, ZodNotLoaded, zodNow } from './zodSupport';
 
 export { Invocation, type Asked, type Notice, type RunResult } from './invocation';
 
@@ -50,6 +51,17 @@ export class ExtensionRuntime implements HandlerSource {
 
   static async load(factory: ExtensionFactory, host: HostServices, path = 'seed-desk.js', policy: RunPolicy | null = null): Promise<ExtensionRuntime> {
     await apiTableLoaded();
+    try {
+      return await ExtensionRuntime.loadOnce(factory, host, path, policy);
+    } catch (error) {
+      // The factory read `pi.zod` before zod was here: fetch it, and run the factory again (zodSupport.ts).
+      if (!(error instanceof ZodNotLoaded)) throw error;
+      await loadZod();
+      return ExtensionRuntime.loadOnce(factory, host, path, policy);
+    }
+  }
+
+  private static async loadOnce(factory: ExtensionFactory, host: HostServices, path: string, policy: RunPolicy | null): Promise<ExtensionRuntime> {
     const runtime = new ExtensionRuntime(host, path, policy);
     await factory(runtime.api());
     runtime.loading = false;
@@ -69,6 +81,9 @@ export class ExtensionRuntime implements HandlerSource {
         debug: (message: string, context?: unknown) => console.debug(message, context ?? ''),
       }),
       typebox: { Type: typeboxType() },
+      get zod() {
+        return zodNow();
+      },
       events: this.bus,
       on: (event: string, handler: EventHandler) => {
         const list = this.handlers.get(event) ?? [];
@@ -81,7 +96,8 @@ export class ExtensionRuntime implements HandlerSource {
         this.noteFields('command', command);
       },
       registerTool: (tool: ToolDefinition<unknown>) => {
-        this.tools.set(tool.name, { definition: tool });
+        // zod parameters are kept as the JSON Schema the host checks calls against (zodSupport.ts).
+        this.tools.set(tool.name, { definition: isZodSchema(tool.parameters) ? { ...tool, parameters: jsonSchemaOf(tool.parameters) } : tool });
         this.noteFields('tool', tool);
       },
       // OMP 18.2.3 names the extension with the first argument, whatever the second (loader.ts).
