@@ -42,4 +42,21 @@ describe('AgentStepper', () => {
     expect(made).toBe(3);
     expect(stepper.summary).toBe('Stopped after 3 calls: the agent did not finish on its own.');
   });
+
+  it('tells its lifecycle where the run starts (the goal, before the first call) and ends (the summary, once)', async () => {
+    const desk = grantedDesk({ seed: 42, message: 'reserve one bean' });
+    const order: string[] = [];
+    const agent = createAgent('careful');
+    const stepper = new AgentStepper(agent, 12, {
+      start: async (prompt) => void order.push(`start: ${prompt}`),
+      end: async (summary) => void order.push(`end: ${summary}`),
+    });
+    const call = async (args: Record<string, unknown>) => {
+      order.push(`call: ${String(args['op'])}`);
+      return executeSeedDeskCall(desk.journal, desk.ids, args);
+    };
+    await stepper.runToEnd(call);
+    await stepper.step(call);
+    expect(order).toEqual([`start: ${agent.goal}`, 'call: query', 'call: act', `end: ${stepper.summary ?? ''}`]);
+  });
 });

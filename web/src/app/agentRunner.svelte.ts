@@ -1,4 +1,4 @@
-import { AgentStepper, createAgent } from '$domain/agents/stepper';
+import { AgentStepper, createAgent, type AgentLifecycle } from '$domain/agents/stepper';
 import type { AgentObservation } from '$domain/agents/scriptedAgent';
 import type { ToolCallOutcome } from '../protocol/messages';
 import { observeToolCall } from './agentObservation';
@@ -28,9 +28,20 @@ export class AgentRunner {
   summary = $state<string | null>(null);
   running = $state(false);
 
-  private stepper = new AgentStepper(createAgent('careful'), MAX_CALLS);
+  private stepper: AgentStepper;
 
-  constructor(private readonly playground: Playground) {}
+  constructor(private readonly playground: Playground) {
+    this.stepper = this.newStepper();
+  }
+
+  /** The worker fires OMP's agent events around the run (worker/omp/agentRun.ts); a scripted agent has no system prompt. */
+  private newStepper(): AgentStepper {
+    const lifecycle: AgentLifecycle = {
+      start: async (prompt) => void (await this.playground.connection.call({ type: 'agentStart', prompt, systemPrompt: '' })),
+      end: async (summary) => void (await this.playground.connection.call({ type: 'agentEnd', summary })),
+    };
+    return new AgentStepper(createAgent(this.name), MAX_CALLS, lifecycle);
+  }
 
   get goal(): string {
     return this.stepper.agent.goal;
@@ -42,7 +53,7 @@ export class AgentRunner {
   }
 
   reset(): void {
-    this.stepper = new AgentStepper(createAgent(this.name), MAX_CALLS);
+    this.stepper = this.newStepper();
     this.turns = [];
     this.summary = null;
   }

@@ -72,6 +72,8 @@ class Script {
   replyTo(body: RequestBody): AnyReply | 'hold' {
     const answerer = this.answerers.get(body.type);
     if (answerer) return answerer(body);
+    // Unscripted, a run starts as the worker starts it when no extension handles `input` or `before_agent_start`: as sent.
+    if (isOfType(body, 'agentStart')) return { result: { kind: 'started', prompt: body.prompt, systemPrompt: body.systemPrompt } };
     if (ResultSchemas[body.type].safeParse(null).success) return { result: null };
     return { error: `The fake worker has no answer scripted for "${body.type}".` };
   }

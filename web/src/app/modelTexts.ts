@@ -63,6 +63,8 @@ export function endingText(end: LoopEnd, limit: number, replyTokens: number): st
       return end.problem.text;
     case 'host':
       return `The host could not go on: ${end.text}`;
+    case 'handled':
+      return 'The extension took this request itself (its input handler answered "handled"), so no model was asked.';
   }
 }
 

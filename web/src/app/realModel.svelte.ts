@@ -217,6 +217,9 @@ export class RealModel {
           message: message.role === 'assistant' && message.errorMessage !== undefined ? { ...message, errorMessage: redact(message.errorMessage, key) } : message,
         }),
       call: (ref, args) => this.playground.tool.callToEnd(args, false, ref),
+      // The worker fires the agent events around the run (worker/omp/agentRun.ts).
+      start: (prompt, systemPrompt) => this.playground.connection.call({ type: 'agentStart', prompt, systemPrompt }),
+      end: async () => void (await this.playground.connection.call({ type: 'agentEnd' })),
     };
   }
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { AssistantMessage, AssistantMessageEvent, Context, StopReason, ToolCall } from '@mariozechner/pi-ai';
 import type { ModelCallRef, ModelMessage, ModelRecord, ModelTool, ToolCallOutcome } from '../protocol/messages';
 import type { ModelProblem } from './modelErrors';
-import { runModelRequest, type LoopEnd, type LoopEvent, type ModelStreamCall } from './modelLoop';
+import { runModelRequest, type LoopEnd, type LoopEvent, type LoopHost, type ModelStreamCall } from './modelLoop';
 
 // ---- a scripted provider ----
 
@@ -144,6 +144,9 @@ interface Setup {
   /** Called with every loop event, with the request's abort controller (a test presses Stop from here). */
   readonly onEvent?: (event: LoopEvent, abort: AbortController) => void;
   readonly abortBefore?: boolean;
+  /** The host's side of the run's start and end (the worker's agent events); left out, the loop has none. */
+  readonly start?: LoopHost['start'];
+  readonly end?: LoopHost['end'];
 }
 
 async function runScripted(setup: Setup) {
@@ -179,6 +182,8 @@ async function runScripted(setup: Setup) {
         calls += 1;
         return setup.outcome?.(ref, args, calls - 1) ?? okResult(ref, `Result of ${ref.id}; revision: S:e${calls}`);
       },
+      ...(setup.start ? { start: setup.start } : {}),
+      ...(setup.end ? { end: setup.end } : {}),
     },
     signal: abort.signal,
     limit: setup.limit ?? 8,
@@ -252,6 +257,27 @@ describe('a careful model: query, act, then a final answer', () => {
     expect(contexts[0]?.systemPrompt).toBe('You are a test.');
     expect(contexts[0]?.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'Reserve one bean-scarlet.' }], timestamp: expect.any(Number) }]);
     expect(contexts[0]?.tools).toEqual([{ name: 'seed_desk', description: 'Reserve seed packets.', parameters: TOOLS[0]!.parameters }]);
+  });
+
+  it('the host’s start gives the prompt and system prompt sent (an extension’s before_agent_start), and its end is told once, after the last record', async () => {
+    const order: string[] = [];
+    const { contexts, recorded } = await runScripted({
+      replies: careful,
+      record: (_message, index) => (order.push('record'), { kind: 'recorded', entryId: `e${index}` }),
+      start: async (prompt, systemPrompt) => ({ kind: 'started', prompt: `${prompt} Quickly.`, systemPrompt: `${systemPrompt}\n\nSpeak like a pirate.` }),
+      end: async () => void order.push('end'),
+    });
+    expect(contexts[0]?.systemPrompt).toBe('You are a test.\n\nSpeak like a pirate.');
+    expect(contexts.every((context) => context.systemPrompt === contexts[0]?.systemPrompt)).toBe(true);
+    expect(recorded[0]).toEqual({ role: 'user', text: 'Reserve one bean-scarlet. Quickly.' });
+    expect(order.filter((step) => step === 'end')).toEqual(['end']);
+    expect(order.at(-1)).toBe('end');
+  });
+
+  it('a start the extension handled (input `handled: true`) asks no model and records nothing', async () => {
+    const { end, log } = await runScripted({ replies: careful, start: async () => ({ kind: 'handled' }) });
+    expect(end).toEqual({ kind: 'handled', calls: 0 });
+    expect(log).toEqual([]);
   });
 
   it('the second turn sends a toolResult with the text and isError, and never the details', async () => {

@@ -22,6 +22,14 @@ export interface LoopHost {
   record(message: ModelMessage): Promise<ModelRecord>;
   /** A call through the host's gates; an approval prompt is answered before this resolves. */
   call(ref: ModelCallRef, args: string): Promise<ToolCallOutcome>;
+  /**
+   * The run starts in the host (OMP's `input` and `before_agent_start`, then `agent_start`): the
+   * prompt and system prompt to send are the ones the extension left; `handled`: an `input`
+   * handler took the prompt, so no model is asked. Left out, the loop sends its own.
+   */
+  start?(prompt: string, systemPrompt: string): Promise<{ readonly kind: 'started'; readonly prompt: string; readonly systemPrompt: string } | { readonly kind: 'handled' }>;
+  /** The run ended, however it ended: the host closes the turn and fires `agent_end`. */
+  end?(): Promise<void>;
 }
 
 export type LoopEvent =
@@ -41,7 +49,9 @@ export type LoopEnd =
   | { readonly kind: 'length'; readonly calls: number; readonly unrun: number }
   | { readonly kind: 'stopped'; readonly calls: number; readonly recorded: boolean }
   | { readonly kind: 'provider'; readonly calls: number; readonly problem: ModelProblem; readonly recorded: boolean }
-  | { readonly kind: 'host'; readonly calls: number; readonly text: string };
+  | { readonly kind: 'host'; readonly calls: number; readonly text: string }
+  /** An extension's `input` handler took the request (`handled: true`): no model was asked. */
+  | { readonly kind: 'handled'; readonly calls: 0 };
 
 export interface LoopOptions {
   readonly prompt: string;
@@ -60,6 +70,18 @@ export interface LoopOptions {
 export const DEFAULT_CALL_LIMIT = 8;
 
 export async function runModelRequest(options: LoopOptions): Promise<LoopEnd> {
+  const { host } = options;
+  const start = host.start ? await host.start(options.prompt, options.systemPrompt) : ({ kind: 'started', prompt: options.prompt, systemPrompt: options.systemPrompt } as const);
+  if (start.kind === 'handled') return { kind: 'handled', calls: 0 };
+  try {
+    // The system prompt as the extensions left it (OMP's before_agent_start), e.g. a persona added for this request.
+    return await runReplies({ ...options, prompt: start.prompt, systemPrompt: start.systemPrompt });
+  } finally {
+    await host.end?.();
+  }
+}
+
+async function runReplies(options: LoopOptions): Promise<LoopEnd> {
   const { host, signal } = options;
   const user: Message = { role: 'user', content: [{ type: 'text', text: options.prompt }], timestamp: Date.now() };
   const context: Context = { systemPrompt: options.systemPrompt, messages: [user], tools: options.tools.map(asPiTool) };

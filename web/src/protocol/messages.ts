@@ -102,6 +102,10 @@ export const RequestBodySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('modelMessage'), message: ModelMessageSchema }),
   /** The tools the running extension registered, as a model is offered them. */
   z.object({ type: z.literal('modelTools') }),
+  /** An agent run starts (a real model's request, a scripted agent's first step): the host fires `input`, `before_agent_start`, `agent_start`, `turn_start`. */
+  z.object({ type: z.literal('agentStart'), prompt: z.string(), systemPrompt: z.string() }),
+  /** The run ends: the host closes its turn and fires `agent_end`; `summary`: a scripted agent's last words. */
+  z.object({ type: z.literal('agentEnd'), summary: z.optional(z.string()) }),
   z.object({ type: z.literal('answerApproval'), callId: z.string(), approved: z.boolean() }),
   z.object({ type: z.literal('setApprovalPolicy'), policy: z.nullable(ApprovalPolicySchema) }),
   z.object({ type: z.literal('setApprovalMode'), mode: ApprovalModeSchema }),
@@ -163,6 +167,9 @@ export const ResultSchemas = {
   answerApproval: ToolCallOutcomeSchema,
   modelMessage: ModelRecordSchema,
   modelTools: z.array(ModelToolSchema),
+  /** The prompt and system prompt as the extension left them; `handled`: an `input` handler took the prompt, so no model is asked. */
+  agentStart: z.discriminatedUnion('kind', [z.object({ kind: z.literal('started'), prompt: z.string(), systemPrompt: z.string() }), z.object({ kind: z.literal('handled') })]),
+  agentEnd: z.null(),
   setApprovalPolicy: z.null(),
   setApprovalMode: z.null(),
   corruptDemo: LineOutcomeSchema,

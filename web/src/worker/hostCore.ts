@@ -5,6 +5,7 @@ import type { EditedVersion, ExtensionKind, LeafBehind } from '../protocol/messa
 import { DEFAULT_APPROVAL_MODE, type ApprovalMode } from '../../../extension/ompApi';
 import type { ApprovalResolution } from './approval';
 import { EventLog } from './eventLog';
+import type { AgentRun } from './omp/agentRun';
 import type { ExtensionRuntime, HostServices, Invocation, Notice } from './omp/extensionRuntime';
 import type { NotifyLevel } from '../../../extension/ompApi';
 import type { JournalStore, SessionHead } from './store';
@@ -55,6 +56,8 @@ export class HostCore implements HostServices {
   readonly waiting = new Map<string, WaitingRun>();
   /** The loaded extension; set by `PlaygroundHost.start`, replaced by the learner's edited one and back (edit/editing.ts). */
   extensions!: ExtensionRuntime;
+  /** The agent run going on (a scripted agent's or a real model's), whose turns fire the agent events. */
+  agentRun: AgentRun | null = null;
   /** Whether `extensions` is the shipped module or the learner's edited version. */
   extensionKind: ExtensionKind = 'shipped';
   /** While the edited one runs: what its text is and what it was changed from (edit/editedVersion.ts). */

@@ -1,6 +1,7 @@
 import { assistantMessageEntry, userMessageEntry } from '$domain/journal/entry';
 import type { ModelMessage, ModelRecord, ModelTool } from '../protocol/messages';
 import type { HostCore } from './hostCore';
+import { noteAssistant } from './omp/agentRun';
 
 /**
  * A real model's turn, recorded as OMP's agent loop records one: the learner's request as a user
@@ -24,6 +25,8 @@ export async function recordModelMessage(core: HostCore, message: ModelMessage):
           ...(message.errorMessage === undefined ? {} : { errorMessage: message.errorMessage }),
         });
   core.appendNow(entry);
+  // During an agent run the assistant message is its turn's (omp/agentRun.ts): one without tool calls ends the turn.
+  if (message.role === 'assistant') await noteAssistant(core, entry);
   const failure = await core.settleWrites();
   if (failure !== null) return { kind: 'failed', text: failure };
   return { kind: 'recorded', entryId: entry.id };

@@ -1,6 +1,7 @@
 import type { EntryId } from '$domain/ids';
 import type { EntryTarget } from '../protocol/messages';
 import type { HostCore } from './hostCore';
+import { extensionAllows, treePreparation } from './omp/beforeEvents';
 import { resolveTarget } from './projections';
 
 /**
@@ -9,13 +10,23 @@ import { resolveTarget } from './projections';
  * because closing appends `session_exit` under the leaf (once the session holds an assistant message).
  */
 
-/** Host `/tree` selection of the entry `target` names. */
-export function navigate(core: HostCore, target: EntryTarget): void {
+/**
+ * Host `/tree` selection of the entry `target` names. An extension that listens to
+ * `session_before_tree` is asked first, and may cancel the move (OMP's `navigateTree`); without
+ * one the move is made at once, as before.
+ */
+export function navigate(core: HostCore, target: EntryTarget): void | Promise<void> {
   refuseMoveWhileApprovalWaits(core);
   const found = resolveTarget(core.journal, target);
   if (!found.ok) throw new Error(found.why);
+  if (core.extensions.handlersOf('session_before_tree').length === 0) return moveTo(core, found.id);
+  const event = { type: 'session_before_tree', preparation: treePreparation(core, found.id), signal: new AbortController().signal } as const;
+  return extensionAllows(core, event, 'the move in the tree').then((allowed) => (allowed ? moveTo(core, found.id) : undefined));
+}
+
+function moveTo(core: HostCore, id: EntryId): void {
   const from = core.journal.leafId;
-  const result = core.journal.navigateTo(found.id);
+  const result = core.journal.navigateTo(id);
   core.noteLeafMove(from);
   core.notice = core.journal.leafIsTransient() ? transientNotice(result.leafId) : null;
 }

@@ -155,8 +155,8 @@ export class PlaygroundHost {
   }
 
   /** Host `/tree` selection; `entryId` or a target the worker finds. */
-  navigate(target: EntryId | EntryTarget): void {
-    navigation.navigate(this.core, typeof target === 'string' ? { by: 'id', id: target } : target);
+  navigate(target: EntryId | EntryTarget): void | Promise<void> {
+    return navigation.navigate(this.core, typeof target === 'string' ? { by: 'id', id: target } : target);
   }
 
   stepBack(): void {
@@ -263,6 +263,9 @@ export const HANDLERS: { readonly [T in RequestType]: Handler<T> } = {
   toolCall: (host, body) => host.callTool(body.args, body.skipSchema, body.call),
   modelMessage: (host, body) => host.recordModelMessage(body.message),
   modelTools: (host) => host.modelTools(),
+  // An agent run's start and end (omp/agentRun.ts, loaded then): the agent events fire around the turns recorded between them.
+  agentStart: async (host, body) => (await import('./omp/agentRun')).startAgent(host.core, body.prompt, body.systemPrompt),
+  agentEnd: async (host, body) => (await (await import('./omp/agentRun')).endAgent(host.core, body.summary), null),
   answerApproval: (host, body) => host.answerApproval(body.callId, body.approved),
   setApprovalPolicy: (host, body) => (host.setApprovalPolicy(body.policy), null),
   setApprovalMode: (host, body) => (host.setApprovalMode(body.mode), null),
@@ -270,7 +273,7 @@ export const HANDLERS: { readonly [T in RequestType]: Handler<T> } = {
   answerUi: (host, body) => host.answerUi(body.answer),
   meanwhileReserve: (host, body) => host.meanwhileReserve(body.id, body.packets),
   stepBack: (host) => (host.stepBack(), { leafId: host.core.journal.leafId }),
-  navigate: (host, body) => (host.navigate(body.target), null),
+  navigate: async (host, body) => (await host.navigate(body.target), null),
   reopen: async (host) => (await host.reopen(), null),
   setInteractive: (host, body) => (host.setInteractive(body.interactive), null),
   injectFault: (host, body) => (host.injectFault(body.fault), null),

@@ -5,6 +5,7 @@ import { SessionJournal } from '$domain/journal/journal';
 import type { ImportReport, SessionSummary } from '../protocol/messages';
 import { leafReturnNotice } from '../protocol/leafNotice';
 import type { HostCore } from './hostCore';
+import { extensionAllows } from './omp/beforeEvents';
 import { hasAssistantMessage } from './projections';
 import { fileSegments, lineStartsOf } from './segments';
 import { createSession, loadJournal, storeMaterialized } from './sessionLoad';
@@ -38,6 +39,8 @@ export async function listSessions(core: HostCore): Promise<SessionSummary[]> {
  */
 export async function newSession(core: HostCore, fresh = false): Promise<void> {
   core.refuseWhileApprovalWaits('start a new session');
+  // A lesson's fresh start is a new host process (SessionManager.create), not the /new command: no event.
+  if (!fresh && !(await extensionAllows(core, { type: 'session_before_switch', reason: 'new' } as const, 'the new session'))) return;
   core.useJournal(await createSession(core.store, core.ids, fresh ? {} : { materialized: true }), 'Started a new session: nothing reserved, agent off, a new identity.', { event: 'session_switch', reason: 'new' });
   sessionsChanged(core);
 }
@@ -46,6 +49,8 @@ export async function switchSession(core: HostCore, sessionId: SessionId): Promi
   core.refuseWhileApprovalWaits('switch sessions');
   const journal = await loadJournal(core.store, sessionId);
   if (!journal) throw new Error(`Session ${sessionId} is not in this browser's journal.`);
+  // OMP names the target's file (targetSessionFile); a page session has none.
+  if (!(await extensionAllows(core, { type: 'session_before_switch', reason: 'resume' } as const, 'the switch'))) return;
   core.useJournal(journal, `Switched to session ${sessionId}; the leaf is on its last appended entry.`, { event: 'session_switch', reason: 'resume' });
   sessionsChanged(core, false);
 }
@@ -57,6 +62,9 @@ export async function switchSession(core: HostCore, sessionId: SessionId): Promi
 export async function forkSession(core: HostCore, entryId: EntryId | null = core.journal.leafId): Promise<void> {
   core.refuseWhileApprovalWaits('fork the session');
   if (entryId !== null && !core.journal.has(entryId)) throw new Error(`Entry ${entryId} is not in this session, so there is no path to fork.`);
+  // At the leaf this is OMP's /fork (session_before_switch, reason "fork"); from another entry, OMP's /branch (session_before_branch).
+  const before = entryId === core.journal.leafId ? ({ type: 'session_before_switch', reason: 'fork' } as const) : ({ type: 'session_before_branch', entryId: entryId ?? '' } as const);
+  if (!(await extensionAllows(core, before, 'the fork'))) return;
   const fork = core.journal.forkToNewSession(core.ids, entryId);
   await storeMaterialized(core.store, fork);
   const where = entryId === core.journal.leafId ? 'the same path and state' : `the path to ${entryId ?? 'the start'}`;

@@ -4,7 +4,9 @@ import { ToolDetailsSchema, type ModelCallRef, type ToolCallOutcome } from '../p
 import type { ApprovalResolution } from './approval';
 import type { HostCore } from './hostCore';
 import type { JsonSchema } from './omp/argumentCheck';
-import { deniedByUser, gateToolCall, safeJson, type GatedTool } from './toolGate';
+import { noteAssistant, noteToolResult } from './omp/agentRun';
+import { emitToolCall, emitToolResult } from './omp/eventEmit';
+import { deniedByUser, gateToolCall, safeJson, type GateOptions, type GatedTool, type GateVerdict } from './toolGate';
 
 type Stage = 'schema' | 'approval' | 'domain';
 
@@ -33,11 +35,17 @@ export async function callTool(core: HostCore, argsText: string, skipSchema: boo
   }
   if (core.writeFailure !== null) return { kind: 'failed', text: core.blockedText() };
   const callId = call?.id ?? `call_${core.ids.entryId()}${core.ids.entryId()}`;
-  if (!call) core.appendNow(assistantMessageEntry([{ type: 'toolCall', id: callId, name, arguments: args }], core.place(), 'toolUse'));
+  if (!call) {
+    const entry = assistantMessageEntry([{ type: 'toolCall', id: callId, name, arguments: args }], core.place(), 'toolUse');
+    core.appendNow(entry);
+    await noteAssistant(core, entry);
+  }
 
   const tool = registered(core, name);
   if (!tool) return finishCall(core, callId, name, errorResult(`Tool ${name} not found`), 'schema');
-  const verdict = gateToolCall(tool, args, { policy: core.approvalPolicy, mode: core.approvalMode, interactive: core.interactive, skipSchema });
+  const options: GateOptions = { policy: core.approvalPolicy, mode: core.approvalMode, interactive: core.interactive, skipSchema };
+  const verdict = await afterToolCallEvent(core, tool, callId, gateToolCall(tool, args, options), options);
+  if (verdict.kind === 'extension-blocked') return withApproval(await finishCall(core, callId, name, errorResult(verdict.reason, {}), 'approval'), verdict.approval);
   switch (verdict.kind) {
     case 'invalid':
       return finishCall(core, callId, name, errorResult(verdict.message, { isError: true, error: verdict.message }), 'schema');
@@ -64,6 +72,20 @@ export async function answerApproval(core: HostCore, callId: string, approved: b
   return withApproval(await executeTool(core, callId, pending.toolName, pending.args), pending.approval);
 }
 
+/**
+ * OMP's `tool_call` event (agent-session.ts `#beforeToolCall`): after the argument check, before
+ * the approval gate, and never for a call the user's policy denies. A handler's `block` ends the
+ * call with its reason as the result (the loop's ToolCallBlockedError, recorded as a thrown error
+ * is); a handler's `input` replaces the arguments and is checked against the schema again.
+ */
+async function afterToolCallEvent(core: HostCore, tool: GatedTool, callId: string, verdict: GateVerdict, options: GateOptions): Promise<GateVerdict | { readonly kind: 'extension-blocked'; readonly reason: string; readonly approval: ApprovalResolution }> {
+  if (verdict.kind === 'invalid' || verdict.approval.policy === 'deny') return verdict;
+  const input = verdict.kind === 'blocked' ? undefined : verdict.args;
+  const answer = await emitToolCall(core.extensions, { type: 'tool_call', toolName: tool.name, toolCallId: callId, input: input ?? {} });
+  if (answer.block) return { kind: 'extension-blocked', reason: answer.reason, approval: verdict.approval };
+  return answer.input === undefined ? verdict : gateToolCall(tool, answer.input, options);
+}
+
 function registered(core: HostCore, name: string): GatedTool | null {
   const tool = core.extensions.tools.get(name)?.definition;
   if (!tool) return null;
@@ -78,7 +100,10 @@ async function executeTool(core: HostCore, callId: string, name: string, args: u
   const result = run.result;
   if (result === null) return finishCall(core, callId, name, errorResult(`Tool ${name} did not finish.`), 'domain');
   // A throw becomes the bare message with empty details, as the host's agent loop records it.
-  return finishCall(core, callId, name, result.ok ? asToolResult(result.value) : errorResult(result.error, {}), 'domain');
+  const recorded = result.ok ? asToolResult(result.value) : errorResult(result.error, {});
+  // OMP's `tool_result` (extensions/wrapper.ts, after execute, a throw included): a handler's content, details or isError replace the call's.
+  const changed = await emitToolResult(core.extensions, { type: 'tool_result', toolName: name, toolCallId: callId, input: args, content: [...recorded.content], details: recorded.details, isError: recorded.isError });
+  return finishCall(core, callId, name, changed ? asToolResult(changed) : recorded, 'domain');
 }
 
 /** A tool's return value, read as the host reads it: text parts, details as they are, `isError` if set. */
@@ -95,7 +120,9 @@ async function finishCall(core: HostCore, callId: string, name: string, result: 
   const text = result.content.map((part) => part.text).join('\n');
   const details = result.details;
   if (core.writeFailure === null) {
-    core.appendNow(toolResultEntry({ toolCallId: callId, toolName: name, content: [...result.content], details, isError: result.isError }, core.place()));
+    const entry = toolResultEntry({ toolCallId: callId, toolName: name, content: [...result.content], details, isError: result.isError }, core.place());
+    core.appendNow(entry);
+    await noteToolResult(core, entry);
   }
   const failure = await core.settleWrites();
   if (failure !== null) return { kind: 'failed', text: failure };

@@ -64,7 +64,7 @@ describe('the table', () => {
   it('writes a refusal as the member, then why', () => {
     expect(refusalOf('pi.exec()')).toBe("pi.exec() is refused by the page's host: a browser tab has no shell to run a process in.");
     expect(refusalOf('pi.setModel()')).toBe("pi.setModel() is not in the page's host yet.");
-    expect(refusalOf('pi.zod')).toBe("pi.zod is not in the page's host yet: write the parameters as JSON Schema with `pi.typebox.Type.Unsafe`.");
+    expect(refusalOf('pi.arktype')).toBe("pi.arktype is not in the page's host yet: write the parameters as JSON Schema with `pi.typebox.Type.Unsafe`.");
     expect(refusalOf('pi.registerCommand()')).toBeNull();
   });
 });

@@ -1,9 +1,11 @@
 import type { BranchChangingEvent, CommandDefinition, ExtensionAPI, ExtensionContext, ToolDefinition } from '../../../../extension/ompApi';
 import { apiTableLoaded, isTableKey, refusalFor, withRefusals } from './apiRefusals';
 import { EventBus } from './eventBus';
+import type { EventHandler, HandlerSource } from './eventEmit';
 import { Invocation } from './invocation';
 import { runContext, type DialogAnswerer, type HostServices } from './runContext';
 import { messageOf, PageHostError, type RunPolicy } from './runPolicy';
+import { isZodSchema, jsonSchemaOf, loadZod, ZodNotLoaded, zodNow } from './zodSupport';
 
 export { Invocation, type Asked, type Notice, type RunResult } from './invocation';
 
@@ -16,15 +18,13 @@ interface RegisteredTool {
   readonly definition: ToolDefinition<unknown>;
 }
 
-type EventHandler = (event: unknown, ctx: ExtensionContext) => unknown;
-
 /**
  * The part of an OMP host that an extension talks to: `pi` for the factory (registrations, the
  * event bus, appendEntry, TypeBox's `Unsafe`), and a fresh `ctx` for each run of its code (ui,
  * hasUI, a read-only session manager over the journal). What extension code does is observed
  * per run (`Invocation`), so the worker can answer with what the host saw.
  */
-export class ExtensionRuntime {
+export class ExtensionRuntime implements HandlerSource {
   readonly commands = new Map<string, CommandDefinition>();
   readonly tools = new Map<string, RegisteredTool>();
   readonly bus: EventBus;
@@ -51,6 +51,17 @@ export class ExtensionRuntime {
 
   static async load(factory: ExtensionFactory, host: HostServices, path = 'seed-desk.js', policy: RunPolicy | null = null): Promise<ExtensionRuntime> {
     await apiTableLoaded();
+    try {
+      return await ExtensionRuntime.loadOnce(factory, host, path, policy);
+    } catch (error) {
+      // The factory read `pi.zod` before zod was here: fetch it, and run the factory again (zodSupport.ts).
+      if (!(error instanceof ZodNotLoaded)) throw error;
+      await loadZod();
+      return ExtensionRuntime.loadOnce(factory, host, path, policy);
+    }
+  }
+
+  private static async loadOnce(factory: ExtensionFactory, host: HostServices, path: string, policy: RunPolicy | null): Promise<ExtensionRuntime> {
     const runtime = new ExtensionRuntime(host, path, policy);
     await factory(runtime.api());
     runtime.loading = false;
@@ -70,6 +81,9 @@ export class ExtensionRuntime {
         debug: (message: string, context?: unknown) => console.debug(message, context ?? ''),
       }),
       typebox: { Type: typeboxType() },
+      get zod() {
+        return zodNow();
+      },
       events: this.bus,
       on: (event: string, handler: EventHandler) => {
         const list = this.handlers.get(event) ?? [];
@@ -82,7 +96,8 @@ export class ExtensionRuntime {
         this.noteFields('command', command);
       },
       registerTool: (tool: ToolDefinition<unknown>) => {
-        this.tools.set(tool.name, { definition: tool });
+        // zod parameters are kept as the JSON Schema the host checks calls against (zodSupport.ts).
+        this.tools.set(tool.name, { definition: isZodSchema(tool.parameters) ? { ...tool, parameters: jsonSchemaOf(tool.parameters) } : tool });
         this.noteFields('tool', tool);
       },
       // OMP 18.2.3 names the extension with the first argument, whatever the second (loader.ts).
@@ -173,6 +188,23 @@ export class ExtensionRuntime {
       }
     }
     return errors;
+  }
+
+  // ── HandlerSource: how eventEmit.ts runs the handlers of an event whose results the host reads ──
+
+  handlersOf(event: string): readonly EventHandler[] {
+    return this.handlers.get(event) ?? [];
+  }
+
+  /** One ctx per emit, as OMP's runner makes one; a dialog from an event handler answers as cancelled (the page has no dialog to show it in during a turn or a session change). */
+  eventContext(): ExtensionContext {
+    this.policy?.newRun();
+    return this.context(new Invocation(), 'cancel');
+  }
+
+  handlerFailed(event: string, error: string): void {
+    this.policy?.threw(`${event} handler`, new Error(error));
+    this.host.notified({ level: 'error', text: `Extension "${this.path}" error: ${error}`, shown: true });
   }
 
   private context(invocation: Invocation, answerer: DialogAnswerer, command = false): ExtensionContext {

@@ -1,0 +1,112 @@
+import type { JournalEntry } from '$domain/journal/entry';
+import type { HostCore } from '../hostCore';
+import { emit, emitBeforeAgentStart, emitInput } from './eventEmit';
+
+/**
+ * The agent events of one run (a scripted agent's run or a real model's request), fired in the
+ * order and with the objects OMP 18.2.3 gives them (pi-coding-agent/src/session/agent-session.ts
+ * `prompt` and `#emitExtensionEvent`, pi-agent-core/src/agent-loop.ts): `input`, then
+ * `before_agent_start`, `agent_start`, `turn_start`; a turn is one assistant message and the
+ * results of its tool calls, and ends (`turn_end`, with that message and those results) when the
+ * last result is in, and the next turn starts at once (the loop asks the model again); the run's
+ * end closes an open turn and fires `agent_end` with the run's messages. The page drives the run
+ * (it calls the model, or steps the scripted agent): the worker hears where it starts and ends,
+ * and every message recorded meanwhile.
+ */
+export interface AgentRun {
+  turnIndex: number;
+  /** Whether a `turn_start` has no `turn_end` yet. */
+  open: boolean;
+  /** The open turn's assistant message, once recorded. */
+  message: unknown;
+  /** Its tool calls that have no result yet. */
+  readonly unanswered: Set<string>;
+  toolResults: unknown[];
+  /** Every message of the run, for `agent_end`. */
+  readonly messages: unknown[];
+}
+
+export type AgentStart =
+  | { readonly kind: 'started'; readonly prompt: string; readonly systemPrompt: string }
+  /** An `input` handler returned `handled: true`: OMP sends nothing to the model, and no run starts. */
+  | { readonly kind: 'handled' };
+
+/**
+ * The run starts. `prompt`: the learner's request (a scripted agent's goal); `systemPrompt`: what
+ * the page would send. Returns the prompt and system prompt as the extension left them
+ * (`input` may rewrite the text; `before_agent_start` may replace the system prompt, whose parts
+ * OMP joins with a blank line).
+ */
+export async function startAgent(core: HostCore, prompt: string, systemPrompt: string): Promise<AgentStart> {
+  if (core.agentRun) await endAgent(core);
+  const runtime = core.extensions;
+  // agent-session.ts `prompt`: the input handlers see the text first (source "interactive": the page's prompt box).
+  const input = await emitInput(runtime, prompt, 'interactive');
+  if (input.handled) return { kind: 'handled' };
+  const before = await emitBeforeAgentStart(runtime, input.text, [systemPrompt]);
+  const run: AgentRun = { turnIndex: 0, open: true, message: null, unanswered: new Set(), toolResults: [], messages: [{ role: 'user', content: [{ type: 'text', text: input.text }], timestamp: Date.now() }] };
+  core.agentRun = run;
+  await emit(runtime, { type: 'agent_start' });
+  await emit(runtime, { type: 'turn_start', turnIndex: run.turnIndex, timestamp: Date.now() } as { type: string });
+  return { kind: 'started', prompt: input.text, systemPrompt: (before?.systemPrompt ?? [systemPrompt]).join('\n\n') };
+}
+
+/** An assistant message was recorded during the run: it is the open turn's; with no tool call the turn ends. */
+export async function noteAssistant(core: HostCore, entry: JournalEntry): Promise<void> {
+  const run = core.agentRun;
+  if (!run || entry.type !== 'message') return;
+  run.message = entry.message;
+  run.messages.push(entry.message);
+  const content = (entry.message as { content?: unknown }).content;
+  for (const part of Array.isArray(content) ? content : []) {
+    if (isToolCall(part)) run.unanswered.add(part.id);
+  }
+  if (run.unanswered.size === 0) await endTurn(core, run, false);
+}
+
+/** A tool result was recorded: when it is the turn's last, the turn ends and the next one starts. */
+export async function noteToolResult(core: HostCore, entry: JournalEntry): Promise<void> {
+  const run = core.agentRun;
+  if (!run || entry.type !== 'message') return;
+  const id = (entry.message as { toolCallId?: unknown }).toolCallId;
+  if (typeof id !== 'string' || !run.unanswered.delete(id)) return;
+  run.toolResults.push(entry.message);
+  run.messages.push(entry.message);
+  if (run.unanswered.size === 0) await endTurn(core, run, true);
+}
+
+/**
+ * The run ends (the model answered, a limit or the learner stopped it, the scripted agent is
+ * done): an open turn ends first. `summary`: a scripted agent's last words, which the page does not
+ * record; the closing turn's message carries them, as a model's final answer would.
+ */
+export async function endAgent(core: HostCore, summary?: string): Promise<void> {
+  const run = core.agentRun;
+  if (!run) return;
+  if (run.message === null && summary !== undefined) {
+    const message = { role: 'assistant', content: [{ type: 'text', text: summary }], stopReason: 'stop', timestamp: Date.now() };
+    run.message = message;
+    run.messages.push(message);
+  }
+  if (run.open) await endTurn(core, run, false);
+  core.agentRun = null;
+  await emit(core.extensions, { type: 'agent_end', messages: run.messages } as { type: string });
+}
+
+async function endTurn(core: HostCore, run: AgentRun, next: boolean): Promise<void> {
+  const event = { type: 'turn_end', turnIndex: run.turnIndex, message: run.message, toolResults: run.toolResults };
+  run.turnIndex += 1;
+  run.message = null;
+  run.toolResults = [];
+  run.unanswered.clear();
+  run.open = false;
+  await emit(core.extensions, event);
+  // The loop asks the model again after a turn with tool calls: the next turn starts now.
+  if (!next || core.agentRun !== run) return;
+  run.open = true;
+  await emit(core.extensions, { type: 'turn_start', turnIndex: run.turnIndex, timestamp: Date.now() } as { type: string });
+}
+
+function isToolCall(part: unknown): part is { readonly type: 'toolCall'; readonly id: string } {
+  return typeof part === 'object' && part !== null && (part as { type?: unknown }).type === 'toolCall' && typeof (part as { id?: unknown }).id === 'string';
+}
