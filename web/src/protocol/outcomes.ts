@@ -14,8 +14,11 @@ import type { DeepReadonly } from './deepReadonly';
 
 export const RefusalCodeSchema = z.enum(REFUSAL_CODES);
 
-/** The extension the worker's host runs (issue 23): `extension/seed-desk.ts` as shipped, or the learner's edited version. */
-export const ExtensionKindSchema = z.enum(['shipped', 'edited']);
+/**
+ * The extension the worker's host runs (issue 23): `extension/seed-desk.ts` as shipped, or the
+ * learner's edited version; or (issue 37) the learner's own extension, alone, on its own session.
+ */
+export const ExtensionKindSchema = z.enum(['shipped', 'edited', 'own']);
 export type ExtensionKind = z.infer<typeof ExtensionKindSchema>;
 
 /**
