@@ -26,7 +26,7 @@ export type CompileProblem = z.infer<typeof CompileProblemSchema>;
 
 /** What "Run my version" (or its restore after a reload) came to: the extension now running, or why nothing changed. */
 export const EditRunSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('running'), extension: ExtensionKindSchema, compileMs: z.nullable(z.number()) }),
+  z.object({ kind: z.literal('running'), extension: z.union([ExtensionKindSchema, z.literal('own')]), compileMs: z.nullable(z.number()) }),
   z.object({ kind: z.literal('rejected'), problems: z.array(CompileProblemSchema) }),
 ]);
 export type EditRun = z.infer<typeof EditRunSchema>;
@@ -66,6 +66,8 @@ export const HostViewSchema = z.object({
   editedVersion: z.optional(EditedVersionSchema),
   /** An edited version ran before this page loaded and waits for the page to run it again (`restoreEdited`). */
   editedWaiting: z.optional(z.boolean()),
+  /** Issue 37: the learner's own extension runs, alone, on its own session (Seed Desk is not loaded; `extension` names the one it replaced). */
+  own: z.optional(z.boolean()),
   /** The learner's own extension ran before this page loaded and waits for the page to run it again (`restoreOwn`). */
   ownWaiting: z.optional(z.boolean()),
 });

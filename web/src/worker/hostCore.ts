@@ -61,6 +61,8 @@ export class HostCore implements HostServices {
   editedVersion: EditedVersion | null = null;
   /** A stored edited version is active and waits for the page to run it again (after a reload). */
   editedWaiting = false;
+  /** The learner's own extension (issue 37) runs instead of Seed Desk (then `extensionKind` names the Seed Desk it replaced). */
+  own = false;
   /** The learner's own extension (issue 37) is active and waits for the page to run it again (after a reload). */
   ownWaiting = false;
   /**

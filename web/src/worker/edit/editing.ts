@@ -82,7 +82,8 @@ export async function restoreEdited(core: HostCore, progress: Progress): Promise
 export async function useShipped(core: HostCore, shipped: ExtensionFactory): Promise<void> {
   core.refuseWhileApprovalWaits('replace the extension');
   core.editedWaiting = false;
-  if (core.extensionKind === 'edited') {
+  // While the own extension (issue 37) runs, Seed Desk is not loaded here: only the stored record changes.
+  if (core.extensionKind === 'edited' && !core.own) {
     removeGuards();
     swap(core, await ExtensionRuntime.load(shipped, core), null);
   }
@@ -166,14 +167,16 @@ function swap(core: HostCore, runtime: ExtensionRuntime, version: EditedVersion 
 }
 
 /** The extension replaced, nothing fired yet: the dialogs it waits on closed unanswered, the status line empty. */
-export function replaceRuntime(core: HostCore, runtime: ExtensionRuntime, kind: ExtensionKind, version: EditedVersion | null): void {
+export function replaceRuntime(core: HostCore, runtime: ExtensionRuntime, kind: ExtensionKind | 'own', version: EditedVersion | null): void {
   for (const { run } of core.waiting.values()) {
     core.notify('warning', `The dialog "${run.asked?.request.title ?? ''}" was closed unanswered: the extension that asked it was replaced. Nothing was changed.`);
   }
   core.waiting.clear();
   core.statuses.clear();
   core.extensions = runtime;
-  core.extensionKind = kind;
+  // The own extension (issue 37) replaces Seed Desk, whichever ran: `extensionKind` says which, for the way back.
+  core.own = kind === 'own';
+  if (kind !== 'own') core.extensionKind = kind;
   core.editedVersion = version;
 }
 

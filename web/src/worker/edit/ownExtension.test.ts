@@ -49,7 +49,7 @@ describe('the own extension in the host', { timeout: 90_000 }, () => {
     const deskEntries = host.view().entryCount;
 
     expect(await runOwn(host.core, notes, 'template', progress)).toMatchObject({ kind: 'running', extension: 'own' });
-    expect(host.view().extension).toBe('own');
+    expect(host.view().own).toBe(true);
     expect(host.sessionId).not.toBe(seedDesk);
     expect(host.view().status).toBe('No note on this branch');
     // Seed Desk is not loaded: its command is nobody's.
@@ -66,7 +66,7 @@ describe('the own extension in the host', { timeout: 90_000 }, () => {
 
     const own = host.sessionId;
     await leaveOwn(host.core, host.shipped);
-    expect(host.view().extension).toBe('shipped');
+    expect(host.view()).toMatchObject({ extension: 'shipped', own: false });
     expect(host.sessionId).toBe(seedDesk);
     expect(host.view().entryCount).toBe(deskEntries);
     expect(host.view().status).toContain('Seed desk');
@@ -88,7 +88,7 @@ describe('the own extension in the host', { timeout: 90_000 }, () => {
     const reloaded = await PlaygroundHost.start(store, seededIdSource(39));
     expect(reloaded.view()).toMatchObject({ ownWaiting: true, editedWaiting: false, sessionId: own });
     expect(await handle(reloaded, { type: 'restoreOwn' }, { progress, watches: null as never })).toMatchObject({ kind: 'running', extension: 'own' });
-    expect(reloaded.view()).toMatchObject({ extension: 'own', ownWaiting: false, sessionId: own, status: 'Note: water at dusk' });
+    expect(reloaded.view()).toMatchObject({ own: true, ownWaiting: false, sessionId: own, status: 'Note: water at dusk' });
   });
 
   it('a refused import, or a factory that throws, changes nothing', async () => {
@@ -98,7 +98,7 @@ describe('the own extension in the host', { timeout: 90_000 }, () => {
     expect(refused).toMatchObject({ kind: 'rejected', problems: [{ file: OWN_ENTRY, line: 1, text: expect.stringContaining('"chalk" cannot be imported here') as unknown }] });
     const threw = await runOwn(host.core, { [OWN_ENTRY]: 'export default function () { throw new Error("not today"); }\n' }, 'template', progress);
     expect(threw).toMatchObject({ kind: 'rejected', problems: [{ text: expect.stringContaining('not today') as unknown }] });
-    expect(host.view()).toMatchObject({ extension: 'shipped', sessionId: seedDesk });
+    expect(host.view()).toMatchObject({ extension: 'shipped', own: false, sessionId: seedDesk });
     expect(await storedOwn(host.core)).toBeNull();
   });
 

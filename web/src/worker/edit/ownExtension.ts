@@ -61,7 +61,7 @@ export async function runOwn(core: HostCore, files: Readonly<Record<string, stri
 export async function restoreOwn(core: HostCore, progress: Progress): Promise<EditRun> {
   core.ownWaiting = false;
   const stored = await read(core);
-  if (!stored?.active || core.extensionKind === 'own') return { kind: 'running', extension: core.extensionKind, compileMs: null };
+  if (!stored?.active || core.own) return { kind: 'running', extension: core.own ? 'own' : core.extensionKind, compileMs: null };
   const problem = await enter(core, stored.code, stored, progress);
   if (!problem) return { kind: 'running', extension: 'own', compileMs: null };
   core.notify('warning', 'Your own extension could not run again after the reload; Seed Desk runs. Your files are still in the Code tab.');
@@ -112,7 +112,7 @@ async function enter(core: HostCore, code: string, stored: StoredOwn | null, pro
   progress('load', 0, 1);
   const loaded = await loadLearnerRuntime(core, code, OWN_PATH);
   if ('problem' in loaded) return loaded.problem;
-  const here = core.extensionKind === 'own';
+  const here = core.own;
   const kept = here || !stored?.sessionId ? null : stored.sessionId === core.sessionId ? core.journal : await loadJournal(core.store, asSessionId(stored.sessionId));
   const journal = here ? core.journal : (kept ?? (await createSession(core.store, core.ids, { materialized: true })));
   replaceRuntime(core, loaded.runtime, 'own', null);
@@ -134,7 +134,7 @@ async function enter(core: HostCore, code: string, stored: StoredOwn | null, pro
 
 /** The session to go back to: kept while the own extension runs, else the one the host is on now. */
 function returnTo(core: HostCore, stored: StoredOwn | null): string | null {
-  return core.extensionKind === 'own' || core.ownWaiting ? (stored?.returnTo ?? null) : core.sessionId;
+  return core.own || core.ownWaiting ? (stored?.returnTo ?? null) : core.sessionId;
 }
 
 /** The stored record, as the store may hold it (another version of the page may have written it): parsed once. */
