@@ -24,7 +24,8 @@ export interface OutputLine {
 }
 
 /** The mark on what the running extension says: whose version, and whether its text is the shipped one. */
-export function markOf(extension: ExtensionKind | undefined, version: EditedVersion | undefined): string | null {
+export function markOf(extension: ExtensionKind | undefined, version: EditedVersion | undefined, own = false): string | null {
+  if (own) return 'your own extension';
   if (extension !== 'edited') return null;
   return version?.text === 'as-shipped' ? 'your version (the shipped text)' : 'your edited extension';
 }
@@ -224,6 +225,6 @@ export class CommandLine {
 
   /** The mark when the learner's version said this outcome's text (the outcome says which extension ran, and what its text is). */
   private saidByEdited(outcome: LineOutcome): string | null {
-    return outcome.by === 'edited' && SAID_BY[outcome.kind] === 'extension' ? markOf(outcome.by, outcome.version) : null;
+    return (outcome.by === 'edited' || outcome.own === true) && SAID_BY[outcome.kind] === 'extension' ? markOf(outcome.by, outcome.version, outcome.own) : null;
   }
 }

@@ -6,7 +6,7 @@ type UpdateOf<T extends TopicUpdate['topic']> = Extract<TopicUpdate, { topic: T 
 type Listeners = { [T in TopicUpdate['topic']]?: (update: UpdateOf<T>) => void };
 
 /** Requests that compile before they run the learner's code: timed only from their `load` progress, never the compiler's download. */
-const COMPILES: ReadonlySet<RequestType> = new Set<RequestType>(['runEdited', 'restoreEdited']);
+const COMPILES: ReadonlySet<RequestType> = new Set<RequestType>(['runEdited', 'restoreEdited', 'runOwn', 'restoreOwn']);
 
 /**
  * The page's one line to its worker. Features send their requests through `call` and receive
@@ -37,6 +37,8 @@ export class Connection {
   private readonly watching = new Map<Topic, Watch>();
   /** The last view said the edited extension runs: every request is timed. */
   private edited = false;
+  /** The last view said the learner's own extension runs, or waits to (issue 37). */
+  private own = false;
   /** Compiles sent whose learner code has not started loading: the compiler may hold the worker meanwhile. */
   private compilesBeforeLoad = 0;
 
@@ -167,11 +169,18 @@ export class Connection {
     // The stored edited version is kept but no longer run on reload. Not awaited: this write waits
     // for the old worker's writer lock, which Chromium frees only when it forcibly ends a worker
     // stuck in a loop, about 2 s after terminate().
-    this.client.request({ type: 'useShipped' }).catch(() => undefined);
+    // The own extension (issue 37) is left too: Seed Desk runs again on the session it ran on.
+    const wasOwn = this.own;
+    this.client
+      .request({ type: 'useShipped' })
+      .then(() => (wasOwn ? this.client.request({ type: 'leaveOwn' }) : null))
+      .catch(() => undefined);
   }
 
   private apply(changes: Changes, cause: ChangeCause): void {
-    if (changes.view) this.edited = changes.view.extension === 'edited';
+    // The learner's own extension (issue 37) is their code too: every request is timed.
+    if (changes.view) this.edited = changes.view.extension === 'edited' || changes.view.own === true;
+    if (changes.view) this.own = changes.view.own === true || changes.view.ownWaiting === true;
     if (changes.view) for (const listener of this.viewListeners) listener(changes.view, cause);
     for (const update of changes.updates) (this.topics[update.topic] as ((update: TopicUpdate) => void) | undefined)?.(update);
     if (cause !== 'answer') for (const listener of this.pushListeners) listener(cause);

@@ -7,6 +7,7 @@ import { ExtensionEdits } from './extensionEdits.svelte';
 import { FactLog } from './facts.svelte';
 import { ConversationFeed, EventFeed } from './feeds.svelte';
 import { JournalView } from './journalView.svelte';
+import { OwnExtension } from './ownExtension.svelte';
 import { SessionTree } from './sessionTree.svelte';
 import { Sessions } from './sessions.svelte';
 import { ToolCalls } from './toolCalls.svelte';
@@ -37,6 +38,8 @@ export class Playground {
   readonly closing: ClosingQuestion;
   /** The learner's edited extension: editor texts, run, back, download (issue 23). */
   readonly edits: ExtensionEdits;
+  /** The learner's own extension, alone on its own session (issue 37). */
+  readonly own: OwnExtension;
 
   /** `worker`: pass a function that makes one, so a hung edited extension's worker can be replaced (Connection). */
   constructor(worker: Worker | (() => Worker)) {
@@ -51,6 +54,7 @@ export class Playground {
     this.events = new EventFeed(this.connection);
     this.closing = new ClosingQuestion(this.facts, this.command);
     this.edits = new ExtensionEdits(this.connection, this.desk);
+    this.own = new OwnExtension(this.connection, this.desk, () => this.edits.restore());
   }
 
   /** One message: open the session and start the first screen's watches. */
@@ -58,6 +62,8 @@ export class Playground {
     await this.connection.call({ type: 'hello', watch: [...FIRST_SCREEN_WATCHES] });
     // An edited extension that ran before the reload runs again, after the first view.
     if (this.desk.view?.editedWaiting) void this.edits.restore().catch(() => undefined);
+    // The learner's own extension that ran before the reload runs again on its session (issue 37).
+    if (this.desk.view?.ownWaiting) void this.own.restore().catch(() => undefined);
   }
 
   /** The view as the worker last reported it (null until the session is open). */

@@ -26,7 +26,7 @@ export type CompileProblem = z.infer<typeof CompileProblemSchema>;
 
 /** What "Run my version" (or its restore after a reload) came to: the extension now running, or why nothing changed. */
 export const EditRunSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('running'), extension: ExtensionKindSchema, compileMs: z.nullable(z.number()) }),
+  z.object({ kind: z.literal('running'), extension: z.union([ExtensionKindSchema, z.literal('own')]), compileMs: z.nullable(z.number()) }),
   z.object({ kind: z.literal('rejected'), problems: z.array(CompileProblemSchema) }),
 ]);
 export type EditRun = z.infer<typeof EditRunSchema>;
@@ -66,6 +66,10 @@ export const HostViewSchema = z.object({
   editedVersion: z.optional(EditedVersionSchema),
   /** An edited version ran before this page loaded and waits for the page to run it again (`restoreEdited`). */
   editedWaiting: z.optional(z.boolean()),
+  /** Issue 37: the learner's own extension runs, alone, on its own session (Seed Desk is not loaded; `extension` names the one it replaced). */
+  own: z.optional(z.boolean()),
+  /** The learner's own extension ran before this page loaded and waits for the page to run it again (`restoreOwn`). */
+  ownWaiting: z.optional(z.boolean()),
 });
 export type HostView = z.infer<typeof HostViewSchema>;
 
@@ -142,6 +146,20 @@ export const RequestBodySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('storedEdits') }),
   /** The learner's files bundled as one self-contained ES module (npm code included), for download. */
   z.object({ type: z.literal('downloadEdited'), files: EditedFilesSchema }),
+  /**
+   * Issue 37: the learner's own extension (`start`: what they began from, the template or an OMP
+   * example) compiled and run as the only extension, on a session of its own; Seed Desk's session
+   * stays as it was. The same request runs a changed version on that session.
+   */
+  z.object({ type: z.literal('runOwn'), files: EditedFilesSchema, start: z.string() }),
+  /** Run the stored own extension again after a reload (`view.ownWaiting`). */
+  z.object({ type: z.literal('restoreOwn') }),
+  /** Back to Seed Desk and the session it ran on; the own extension's files and session are kept. */
+  z.object({ type: z.literal('leaveOwn') }),
+  /** The own extension's stored files (and what they began from), for the workspace after a reload. */
+  z.object({ type: z.literal('storedOwn') }),
+  /** The own extension as one ES module, default export the factory, for the real OMP. */
+  z.object({ type: z.literal('downloadOwn'), files: EditedFilesSchema }),
 ]);
 export type RequestBody = z.infer<typeof RequestBodySchema>;
 export type RequestType = RequestBody['type'];
@@ -158,6 +176,12 @@ export type RequestWait = (typeof REQUEST_WAITS)[number];
 /** The page asks what request `probe` waits for; the worker answers at once, outside its queue. */
 export const ProbeSchema = z.object({ probe: z.number() });
 export type Request = z.infer<typeof RequestSchema>;
+
+/** A download: one module and its file name, or why it does not compile. */
+const DownloadSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('bundle'), fileName: z.string(), code: z.string() }),
+  z.object({ kind: z.literal('rejected'), problems: z.array(CompileProblemSchema) }),
+]);
 
 /** What each request answers with (besides what changed). */
 export const ResultSchemas = {
@@ -192,10 +216,12 @@ export const ResultSchemas = {
   restoreEdited: EditRunSchema,
   useShipped: z.null(),
   storedEdits: z.nullable(z.object({ files: EditedFilesSchema, active: z.boolean() })),
-  downloadEdited: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('bundle'), fileName: z.string(), code: z.string() }),
-    z.object({ kind: z.literal('rejected'), problems: z.array(CompileProblemSchema) }),
-  ]),
+  downloadEdited: DownloadSchema,
+  runOwn: EditRunSchema,
+  restoreOwn: EditRunSchema,
+  leaveOwn: z.null(),
+  storedOwn: z.nullable(z.object({ files: EditedFilesSchema, start: z.string(), active: z.boolean() })),
+  downloadOwn: DownloadSchema,
 } satisfies Record<RequestType, z.ZodMiniType>;
 
 export type ResultOf<T extends RequestType> = z.infer<(typeof ResultSchemas)[T]>;

@@ -53,7 +53,13 @@ export type EntryCounts = z.infer<typeof EntryCountsSchema>;
  * another tab or a later answer may already have changed). Spread into each variant, so an answer
  * is parsed by one discriminated union.
  */
-const RUN = { by: ExtensionKindSchema, version: z.optional(EditedVersionSchema), deskEntries: EntryCountsSchema };
+const RUN = {
+  by: ExtensionKindSchema,
+  version: z.optional(EditedVersionSchema),
+  deskEntries: EntryCountsSchema,
+  /** Issue 37: the learner's own extension ran it (Seed Desk was not loaded; `by` then names the Seed Desk it replaced). */
+  own: z.optional(z.literal(true)),
+};
 
 /**
  * What a line, or an answer to what the extension asked, came to: `text` is what the extension

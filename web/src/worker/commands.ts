@@ -84,7 +84,8 @@ export async function reported(core: HostCore, run: () => Promise<RunEnd>): Prom
   const by = core.extensionKind;
   const version = core.editedVersion;
   const end = await run();
-  return { ...end, by, ...(version ? { version } : {}), deskEntries: { before, after: core.journal.seedDeskEntryCount } };
+  const own = core.own ? { own: true as const } : {};
+  return { ...end, by, ...(version ? { version } : {}), deskEntries: { before, after: core.journal.seedDeskEntryCount }, ...own };
 }
 
 async function say(core: HostCore, text: string): Promise<RunEnd> {

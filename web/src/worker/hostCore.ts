@@ -64,6 +64,10 @@ export class HostCore implements HostServices {
   editedVersion: EditedVersion | null = null;
   /** A stored edited version is active and waits for the page to run it again (after a reload). */
   editedWaiting = false;
+  /** The learner's own extension (issue 37) runs instead of Seed Desk (then `extensionKind` names the Seed Desk it replaced). */
+  own = false;
+  /** The learner's own extension (issue 37) is active and waits for the page to run it again (after a reload). */
+  ownWaiting = false;
   /**
    * Set while the session opens: its stored head (desk, revision, counts), so the first view is
    * answered before the whole journal is read; `journal` is an empty stand-in until then.

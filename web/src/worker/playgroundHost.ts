@@ -7,6 +7,7 @@ import type { BranchItem, EditedFrom, EditRun, EntryTarget, EventLogItem, HostVi
 import type { ApprovalMode } from './approval';
 import * as commands from './commands';
 import { EDITED_KEY } from './edit/editedKey';
+import { OWN_KEY, storedActive } from './edit/ownKey';
 import { HostCore } from './hostCore';
 import { ExtensionRuntime, type ExtensionFactory } from './omp/extensionRuntime';
 import * as navigation from './navigation';
@@ -31,7 +32,7 @@ export class PlaygroundHost {
   private constructor(
     readonly core: HostCore,
     /** The extension `start` loaded, which "Back to the shipped extension" loads again. */
-    private readonly shipped: ExtensionFactory,
+    readonly shipped: ExtensionFactory,
   ) {}
 
   /**
@@ -40,12 +41,14 @@ export class PlaygroundHost {
    * the whole journal after the first view is out. A browser without a session starts a new one.
    */
   static async start(store: JournalStore, ids: IdSource, { fromHead = false, extension = seedDesk as ExtensionFactory } = {}): Promise<PlaygroundHost> {
-    const [last, edited] = await Promise.all([store.lastSessionId(), store.getMeta(EDITED_KEY)]);
+    const [last, edited, own] = await Promise.all([store.lastSessionId(), store.getMeta(EDITED_KEY), store.getMeta(OWN_KEY)]);
     const head = last ? await openSessionHead(store, last) : null;
     const core = new HostCore(store, ids, head ? SessionJournal.empty(head.header) : await createSession(store, ids));
     core.extensions = await ExtensionRuntime.load(extension, core);
     // An edited version that was running before the reload: the page runs it again after the first view.
-    core.editedWaiting = edited !== undefined && isActive(edited);
+    // The learner's own extension (issue 37) was running instead: the page runs it again on its session.
+    core.ownWaiting = storedActive(own);
+    core.editedWaiting = !core.ownWaiting && storedActive(edited);
     const host = new PlaygroundHost(core, extension);
     if (!head) {
       await store.setLastSession(core.sessionId);
@@ -231,15 +234,6 @@ export class PlaygroundHost {
   }
 }
 
-/** Whether a stored edited extension (edit/editing.ts, `StoredEdit`) is to run again. */
-function isActive(stored: string): boolean {
-  try {
-    return (JSON.parse(stored) as { active?: unknown }).active === true;
-  } catch {
-    return false;
-  }
-}
-
 /** What a handler may use besides the host: import reports its progress while it runs. */
 export interface HandlerContext {
   readonly progress: (phase: string, done: number, total: number) => void;
@@ -289,7 +283,15 @@ export const HANDLERS: { readonly [T in RequestType]: Handler<T> } = {
   useShipped: async (host) => (await host.useShipped(), null),
   storedEdits: (host) => host.storedEdits(),
   downloadEdited: (host, body) => host.downloadEdited(body.files),
+  // Issue 37: the learner's own extension, alone on its own session (edit/ownExtension.ts, loaded then).
+  runOwn: async (host, body, context) => (await own()).runOwn(host.core, body.files, body.start, context.progress),
+  restoreOwn: async (host, _body, context) => (await own()).restoreOwn(host.core, context.progress),
+  leaveOwn: async (host) => (await (await own()).leaveOwn(host.core, host.shipped), null),
+  storedOwn: async (host) => (await own()).storedOwn(host.core),
+  downloadOwn: async (_host, body) => (await own()).downloadOwn(body.files),
 };
+
+const own = () => import('./edit/ownExtension');
 
 /** Runs the one handler for `body.type`. */
 export async function handle<T extends RequestType>(host: PlaygroundHost, body: BodyOf<T>, context: HandlerContext): Promise<DeepReadonly<ResultOf<T>>> {

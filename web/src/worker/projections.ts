@@ -55,6 +55,8 @@ export function hostView(core: HostCore): HostView {
     extension: core.extensionKind,
     ...(core.editedVersion ? { editedVersion: core.editedVersion } : {}),
     editedWaiting: core.editedWaiting,
+    own: core.own,
+    ownWaiting: core.ownWaiting,
   };
 }
 
@@ -89,6 +91,8 @@ function openingView(core: HostCore, head: SessionHead): HostView {
     extension: core.extensionKind,
     ...(core.editedVersion ? { editedVersion: core.editedVersion } : {}),
     editedWaiting: core.editedWaiting,
+    own: core.own,
+    ownWaiting: core.ownWaiting,
   };
 }
 

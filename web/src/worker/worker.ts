@@ -116,6 +116,9 @@ const GRAPH_FOLLOWS = {
   toolCall: true,
   answerApproval: true,
   meanwhileReserve: true,
+  runOwn: true,
+  restoreOwn: true,
+  leaveOwn: true,
 } as const;
 const GRAPH: ReadonlySet<Topic> = new Set<Topic>(['graph']);
 

@@ -163,10 +163,10 @@ function reexport(specifier: string, npm: NpmBundle): string {
   return `export { ${names.map(([name, exported]) => `${exported} as ${name}`).join(', ')} } from ${JSON.stringify(NPM_BUNDLE)};`;
 }
 
-/** An esbuild message as file, line and column (1-based; esbuild counts columns in UTF-8 bytes, the editor in UTF-16 units). */
-function problemOf(message: Message, text: (path: string) => string | undefined): CompileProblem {
+/** An esbuild message as file, line and column (1-based; esbuild counts columns in UTF-8 bytes, the editor in UTF-16 units). `namespace`: the plugin's, taken out of the names. */
+export function problemOf(message: Message, text: (path: string) => string | undefined, namespace = FILE): CompileProblem {
   const location = message.location;
-  const clean = (value: string) => value.replaceAll(`${FILE}:`, '').replaceAll(`${NPM}:`, '');
+  const clean = (value: string) => value.replaceAll(`${namespace}:`, '').replaceAll(`${NPM}:`, '');
   if (!location) return { file: null, line: 0, column: 0, text: clean(message.text) };
   const file = clean(location.file);
   // The line as the learner wrote it (esbuild's `lineText` may be cut); an npm shim has only esbuild's.

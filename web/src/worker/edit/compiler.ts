@@ -3,6 +3,7 @@ import { build, context, initialize } from 'esbuild-wasm/esm/browser.js';
 import wasmURL from 'esbuild-wasm/esbuild.wasm?url';
 import * as graph from 'virtual:extension-graph';
 import { makeCompiler, type CompileOutcome } from './compileCore';
+import { compileOwn, type OwnCompileOutcome } from './ownCompile';
 
 /**
  * The compiler, loaded by the worker on the first "Run my version" (a dynamic import: nothing of it
@@ -24,4 +25,10 @@ export async function compile(edits: Readonly<Record<string, string>>, download 
   if (!download) return compileGraph(edits, { kind: 'run' });
   const npm = await import('virtual:extension-npm-bundle');
   return compileGraph(edits, { kind: 'download', npm });
+}
+
+/** The learner's own extension (issue 37): their files alone, bundled by the same esbuild-wasm. */
+export async function compileOwnFiles(files: Readonly<Record<string, string>>, download = false): Promise<OwnCompileOutcome> {
+  await loadCompiler();
+  return compileOwn({ build }, files, { download });
 }

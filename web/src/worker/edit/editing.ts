@@ -82,7 +82,8 @@ export async function restoreEdited(core: HostCore, progress: Progress): Promise
 export async function useShipped(core: HostCore, shipped: ExtensionFactory): Promise<void> {
   core.refuseWhileApprovalWaits('replace the extension');
   core.editedWaiting = false;
-  if (core.extensionKind === 'edited') {
+  // While the own extension (issue 37) runs, Seed Desk is not loaded here: only the stored record changes.
+  if (core.extensionKind === 'edited' && !core.own) {
     removeGuards();
     swap(core, await ExtensionRuntime.load(shipped, core), null);
   }
@@ -106,6 +107,19 @@ export async function downloadEdited(files: Readonly<Record<string, string>>): P
 
 /** Imports and loads the compiled module; null when it now runs, else why it does not (nothing changed then). */
 async function load(core: HostCore, code: string, version: EditedVersion): Promise<CompileProblem | null> {
+  const loaded = await loadLearnerRuntime(core, code, EDITED_PATH);
+  if ('problem' in loaded) return loaded.problem;
+  swap(core, loaded.runtime, version);
+  loaded.named();
+  return null;
+}
+
+/**
+ * The learner's compiled module imported and its factory run under the page's guards and caps
+ * (the edited Seed Desk's and, issue 37, their own extension's). `named`: after the swap (which
+ * starts the status line over), names again a guarded call the factory swallowed.
+ */
+export async function loadLearnerRuntime(core: HostCore, code: string, path: string): Promise<{ runtime: ExtensionRuntime; named: () => void } | { problem: CompileProblem }> {
   let runtime: ExtensionRuntime;
   const { loadFactory } = await import('./editedModule');
   // The stubs are in before the module's first line runs (guards.ts), and stay while it is loaded.
@@ -118,18 +132,18 @@ async function load(core: HostCore, code: string, version: EditedVersion): Promi
     // (which listens for silence) cannot see it: the host stops waiting, as it does for a handler.
     runtime = await settledWithin(
       LOAD_SETTLE_MS,
-      (async () => ExtensionRuntime.load(await loadFactory(code), core, EDITED_PATH, editedPolicy(report)))(),
+      (async () => ExtensionRuntime.load(await loadFactory(code), core, path, editedPolicy(report)))(),
       `its module or factory returned a promise that did not settle within ${LOAD_SETTLE_MS / 1000} s; the page's host stopped waiting for it (the real OMP would wait).`,
     );
   } catch (error) {
     if (!wasGuarded) removeGuards();
-    return { file: null, line: 0, column: 0, text: `Your extension could not be loaded, so the previous one keeps running: ${error instanceof Error ? error.message : String(error)}` };
+    return { problem: { file: null, line: 0, column: 0, text: `Your extension could not be loaded, so the previous one keeps running: ${error instanceof Error ? error.message : String(error)}` } };
   }
-  swap(core, runtime, version);
-  // The swap starts the status line over: a guarded call the factory swallowed is named again.
-  const after = tripsSoFar();
-  if (after.count > trips && after.last !== null) core.setStatus(HOST_STATUS_KEY, hostStatusText(after.last));
-  return null;
+  const named = () => {
+    const after = tripsSoFar();
+    if (after.count > trips && after.last !== null) core.setStatus(HOST_STATUS_KEY, hostStatusText(after.last));
+  };
+  return { runtime, named };
 }
 
 /** `promise`, or an error saying `said` once `ms` have passed without it settling. */
@@ -147,17 +161,23 @@ function settledWithin<T>(ms: number, promise: Promise<T>, said: string): Promis
  * starts empty, and the new one hears `session_start` on the same journal.
  */
 function swap(core: HostCore, runtime: ExtensionRuntime, version: EditedVersion | null): void {
-  const kind: ExtensionKind = version === null ? 'shipped' : 'edited';
+  replaceRuntime(core, runtime, version === null ? 'shipped' : 'edited', version);
+  core.notify('info', version === null ? 'The host runs the shipped extension (seed-desk.js) again.' : `The host now runs ${version.text === 'changed' ? 'your edited extension' : 'your version, whose text is the shipped one,'} (${EDITED_PATH}) on this session.`);
+  core.fire({ event: 'session_start' });
+}
+
+/** The extension replaced, nothing fired yet: the dialogs it waits on closed unanswered, the status line empty. */
+export function replaceRuntime(core: HostCore, runtime: ExtensionRuntime, kind: ExtensionKind | 'own', version: EditedVersion | null): void {
   for (const { run } of core.waiting.values()) {
     core.notify('warning', `The dialog "${run.asked?.request.title ?? ''}" was closed unanswered: the extension that asked it was replaced. Nothing was changed.`);
   }
   core.waiting.clear();
   core.statuses.clear();
   core.extensions = runtime;
-  core.extensionKind = kind;
+  // The own extension (issue 37) replaces Seed Desk, whichever ran: `extensionKind` says which, for the way back.
+  core.own = kind === 'own';
+  if (kind !== 'own') core.extensionKind = kind;
   core.editedVersion = version;
-  core.notify('info', version === null ? 'The host runs the shipped extension (seed-desk.js) again.' : `The host now runs ${version.text === 'changed' ? 'your edited extension' : 'your version, whose text is the shipped one,'} (${EDITED_PATH}) on this session.`);
-  core.fire({ event: 'session_start' });
 }
 
 function giveUp(core: HostCore, stored: StoredEdit, problems: CompileProblem[]): Promise<EditRun> {
