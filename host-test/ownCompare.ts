@@ -13,7 +13,7 @@ import { differences } from './compare';
 import { OWN_OUT } from './ownPlayground';
 import { KNOWN_OWN_DIFFERENCES, ownScripts } from './ownScripts';
 import { Checks } from './report';
-import type { Trace } from './script';
+import type { StepTrace, Trace } from './script';
 
 function read(file: string): Trace | null {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Trace) : null;
@@ -26,9 +26,17 @@ export function ownDifferences(name: string, steps: number): string[] {
   const page = read(`${OWN_OUT}/${name}.playground.trace.json`);
   const real = read(`${OWN_OUT}/${name}.real.trace.json`);
   if (!page || !real) return [`no ${!page ? "page's" : "real OMP's"} trace: that side did not run`];
+  // Both sides silent would compare equal: the real OMP must show the extension at work somewhere.
+  if (!real.steps.some(atWork)) return ['the real OMP shows the extension doing nothing (no notice, status, UI request, custom entry or tool result): the script or the recording broke'];
   const found = differences(page, real).map((difference) => difference.text);
   if (found.length === 0 && (page.steps.length !== steps || real.steps.length !== steps)) return [`the script has ${steps} steps; the page traced ${page.steps.length}, the real OMP ${real.steps.length}`];
   return found;
+}
+
+function atWork(step: StepTrace): boolean {
+  const outcome = step.outcome;
+  const toolRan = (outcome.kind === 'tool' && !outcome.isError) || (outcome.kind === 'turn' && outcome.calls.some((call) => !call.isError));
+  return step.said.length > 0 || step.status !== '' || (step.own?.asked.length ?? 0) > 0 || (step.own?.custom.length ?? 0) > 0 || toolRan;
 }
 
 export async function compareOwn(): Promise<void> {

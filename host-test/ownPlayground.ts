@@ -47,17 +47,21 @@ async function runOne(script: Script, seed: number): Promise<string> {
 
 /** Every own script on the page's host; a script the page cannot run leaves its reason for the comparison. */
 export async function runOwnPage(seed: number): Promise<void> {
+  const started = performance.now();
   rmSync(OWN_OUT, { recursive: true, force: true });
   mkdirSync(OWN_OUT, { recursive: true });
   const template = ownScripts().find((script) => script.name === 'template')!;
   writeFileSync(`${OWN_OUT}/template.download.js`, await bundleOwn(ownFiles(template), 'template.ts', { download: true }));
+  console.log(`Playground side: the template's download-style module bundled in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   for (const [index, script] of ownScripts().entries()) {
+    const start = performance.now();
     try {
-      console.log(`Playground side, own extension ${script.name}: ${await runOne(script, seed + index)}`);
+      console.log(`Playground side, own extension ${script.name}: ${await runOne(script, seed + index)} (${((performance.now() - start) / 1000).toFixed(1)} s)`);
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
       writeFileSync(`${OWN_OUT}/${script.name}.playground.error.txt`, text);
       console.log(`Playground side, own extension ${script.name}: the page's host could not run it: ${text.split('\n')[0]}`);
     }
   }
+  console.log(`Playground side: own extensions bundled and run in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
