@@ -28,7 +28,7 @@ function compared(step: StepTrace | undefined): Omit<StepTrace, 'pageOnly'> | un
 }
 
 /** Every step where the traces part, each field that differs shown from both sides. */
-function differences(playground: Trace, real: Trace): { index: number; text: string }[] {
+export function differences(playground: Trace, real: Trace): { index: number; text: string }[] {
   const found: { index: number; text: string }[] = [];
   const length = Math.max(playground.steps.length, real.steps.length);
   for (let index = 0; index < length; index++) {

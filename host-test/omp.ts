@@ -61,7 +61,7 @@ export async function openSession(options: OpenOptions): Promise<Harness> {
   for (const [path, value] of Object.entries(options.settings ?? {})) settings.set(path, value);
   const bus = new EventBus();
   const events: unknown[] = [];
-  const ui: UiLog = { notes: [], statuses: [], statusByKey: new Map(), confirms: [], selects: [], said: [] };
+  const ui: UiLog = { notes: [], statuses: [], statusByKey: new Map(), confirms: [], selects: [], requests: [], said: [] };
   bus.on('workbook:seed-desk:changed', (data) => {
     events.push(data);
     ui.said.push({ event: 'workbook:seed-desk:changed', payload: data });
@@ -70,7 +70,7 @@ export async function openSession(options: OpenOptions): Promise<Harness> {
   let model: { readonly calls: readonly unknown[] } | null = null;
   if (options.mockModel) {
     mock.registerMockApi();
-    model = mock.createMockModel({ handler: { content: ['ok'] } });
+    model = mock.createMockModel({ handler: typeof options.mockModel === 'function' ? options.mockModel : { content: ['ok'] } });
   }
   const { session } = await sdk.createAgentSession({
     cwd,
@@ -108,13 +108,20 @@ export async function openSession(options: OpenOptions): Promise<Harness> {
   const uiContext = {
     confirm: async (title: string, message: string) => {
       ui.confirms.push({ title, message });
+      ui.requests.push({ kind: 'confirm', title, message });
       return harness.answers.confirm(title);
     },
-    select: async (title: string) => {
+    // An option is a string or { label } (OMP's getExtensionUISelectOptionLabel).
+    select: async (title: string, options: readonly unknown[] = []) => {
+      const labels = options.map((option) => (typeof option === 'object' && option !== null && 'label' in option ? String(option.label) : String(option)));
       ui.selects.push(title);
-      return harness.answers.select(title);
+      ui.requests.push({ kind: 'select', title, options: labels });
+      return harness.answers.select(title, labels);
     },
-    input: async () => undefined,
+    input: async (title: string) => {
+      ui.requests.push({ kind: 'input', title });
+      return harness.answers.input?.(title);
+    },
     editor: async () => undefined,
     notify: record.notify,
     setStatus: record.setStatus,
@@ -167,15 +174,15 @@ export async function openSession(options: OpenOptions): Promise<Harness> {
     async tool(args) {
       return harness.hostTool().execute(`call_${crypto.randomUUID().slice(0, 8)}`, args);
     },
-    call: (args) => loopCall(harness, args),
-    hostTool() {
-      const tool = session.getToolByName('seed_desk');
-      if (!tool) throw new Error('the host has no seed_desk tool');
+    call: (args, name) => loopCall(harness, args, name),
+    hostTool(name = 'seed_desk') {
+      const tool = session.getToolByName(name);
+      if (!tool) throw new Error(`the host has no ${name} tool`);
       return tool;
     },
-    async validate(args) {
+    async validate(args, name = 'seed_desk') {
       const { validateToolArguments } = await loadHost();
-      return validateToolArguments(harness.hostTool(), { type: 'toolCall', id: 'call_validate', name: 'seed_desk', arguments: structuredClone(args) });
+      return validateToolArguments(harness.hostTool(name), { type: 'toolCall', id: 'call_validate', name, arguments: structuredClone(args) });
     },
     async setHeadless(next) {
       if (next === headless) return;

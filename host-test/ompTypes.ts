@@ -4,7 +4,7 @@
  * own shapes.
  */
 import type { HostEntry } from '../extension/ompApi';
-import type { Said } from './script';
+import type { AskedView, Said } from './script';
 
 declare global {
   // Bun's own resolver: it knows the host package's `exports` map ("import" condition only).
@@ -51,6 +51,13 @@ export interface AgentSession {
   readonly sessionManager: HostSessionManager;
   prompt(text: string): Promise<unknown>;
   newSession(options?: Record<string, unknown>): Promise<boolean>;
+  /** /fork: the session copied into a new one (false: cancelled, or no file to fork). */
+  fork(): Promise<boolean>;
+  /** /branch from a user message: a new session holding the path before it. */
+  branch(entryId: string): Promise<{ cancelled: boolean }>;
+  switchSession(sessionPath: string): Promise<boolean>;
+  /** The host's system prompt, as its parts (a turn's before_agent_start may replace it for that turn). */
+  readonly systemPrompt: readonly string[];
   readonly isStreaming: boolean;
   readonly messages: readonly { role: string }[];
   readonly modelRegistry: { authStorage: { setRuntimeApiKey(provider: string, key: string): void } };
@@ -97,6 +104,13 @@ export interface Loaded {
 
 export type ExtensionFactory = (pi: Record<string, unknown>) => unknown;
 
+/** A scripted reply of pi-ai's mock model, given the request (its system prompt and messages). */
+export interface MockReplyContext {
+  readonly systemPrompt?: unknown;
+  readonly messages: readonly { readonly role: string }[];
+}
+export type MockReply = (context: MockReplyContext) => { content: unknown[] };
+
 /** What the scripted UI saw, in order. */
 export interface UiLog {
   notes: { type: string; message: string }[];
@@ -105,6 +119,8 @@ export interface UiLog {
   statusByKey: Map<string, string>;
   confirms: { title: string; message: string }[];
   selects: string[];
+  /** Every confirm, select and input, in order, with its message or options. */
+  requests: AskedView[];
   /** Every notify and every event on the seed desk channel, in the order they happened. */
   said: Said[];
 }
@@ -112,8 +128,10 @@ export interface UiLog {
 export interface ScriptedAnswers {
   /** Answers `ctx.ui.confirm`; may act on the session first (the race: another change lands). */
   confirm: (title: string) => Promise<boolean> | boolean;
-  /** Answers the host's approval prompt ("Approve" or "Deny"). */
-  select: (title: string) => string;
+  /** Answers the host's approval prompt ("Approve" or "Deny"), or an extension's select (undefined: cancelled). */
+  select: (title: string, options: readonly string[]) => string | undefined;
+  /** Answers an extension's input (undefined: cancelled); none by default. */
+  input?: (title: string) => string | undefined;
 }
 
 export interface OpenOptions {
@@ -129,7 +147,7 @@ export interface OpenOptions {
   /** Load the extension the way an installed one loads: from `<agentDir>/extensions/`, by discovery. */
   discover?: boolean;
   /** Give the session pi-ai's mock model (it answers "ok"), so a turn that starts is seen, not refused for want of a model. */
-  mockModel?: boolean;
+  mockModel?: boolean | MockReply;
   /** Run on this session manager (the same session in memory) instead of opening one: an extension swapped in. */
   sessionManager?: HostSessionManager;
   /** Load this built module instead of extension/dist/seed-desk.js (a "Break it" variant). */
@@ -177,11 +195,11 @@ export interface Harness {
    * then the wrapper (approval, execute; a throw becomes an error result with the bare message),
    * recorded as the loop records it: the assistant message with the toolCall, then the toolResult.
    */
-  call(args: unknown): Promise<LoopCall>;
-  /** The registered tool itself, as the host holds it. */
-  hostTool(): HostTool;
-  /** The host's argument check for a seed_desk call: the arguments it would run with, or a throw. */
-  validate(args: unknown): Promise<unknown>;
+  call(args: unknown, name?: string): Promise<LoopCall>;
+  /** The registered tool itself (seed_desk unless named), as the host holds it. */
+  hostTool(name?: string): HostTool;
+  /** The host's argument check for a call (of seed_desk unless named): the arguments it would run with, or a throw. */
+  validate(args: unknown, name?: string): Promise<unknown>;
   /**
    * Take the UI away (print mode) or give it back: the host decides `hasUI` when its mode
    * initializes the extensions, so this initializes them again, as a mode switch does (the

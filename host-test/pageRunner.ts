@@ -5,7 +5,7 @@
 import { seededIdSource, type EntryId } from '../domain/ids';
 import { isSeedDeskEntry, type JournalEntry } from '../domain/journal/entry';
 import type { AgentStepper } from '../domain/agents/stepper';
-import { isConfirmAsked, type LineOutcome, type ToolCallOutcome } from '../web/src/protocol/messages';
+import { isConfirmAsked, type LineOutcome, type ToolCallOutcome, type UiRequest } from '../web/src/protocol/messages';
 import { PlaygroundHost } from '../web/src/worker/playgroundHost';
 import { resolveTarget } from '../web/src/worker/projections';
 import type { JournalStore } from '../web/src/worker/store';
@@ -92,12 +92,12 @@ export class PlaygroundRunner {
   readonly revisions = new Revisions();
   readonly sessions = new Seen();
   readonly desks = new Seen();
-  private readonly log: LogWatch;
+  protected readonly log: LogWatch;
   private twins = 0;
   private agent: AgentStepper | null = null;
 
   constructor(
-    private readonly host: PlaygroundHost,
+    protected readonly host: PlaygroundHost,
     private readonly store: JournalStore,
     private readonly seed: number,
   ) {
@@ -105,7 +105,7 @@ export class PlaygroundRunner {
     this.note();
   }
 
-  private note(): void {
+  protected note(): void {
     const journal = this.host.currentJournal();
     this.sessions.add([this.host.sessionId]);
     this.desks.add(journal.entries().filter(isSeedDeskEntry).map((entry) => entry.id));
@@ -119,9 +119,22 @@ export class PlaygroundRunner {
     return found.ok ? journal.revision(found.id) : null;
   }
 
+  /** A command's confirm when the step names no answer, and its further requests: own extensions answer from their script (ownPage.ts). */
+  protected confirmAnswer(_request: UiRequest): boolean {
+    return true;
+  }
+  protected followAsked(line: LineOutcome): Promise<LineOutcome> {
+    return Promise.resolve(line);
+  }
+
+  /** seed_desk as the Tool call panel calls it; another tool only as a model calls it (ownPage.ts). */
+  protected callTool(args: Record<string, unknown>, _name?: string): Promise<ToolCallOutcome> {
+    return this.host.callTool(JSON.stringify(args), false);
+  }
+
   private async tool(step: ToolStep): Promise<Outcome> {
     const args = this.revisions.fill(step.tool, () => this.offBranch());
-    let outcome: ToolCallOutcome = await this.host.callTool(JSON.stringify(args), false);
+    let outcome: ToolCallOutcome = await this.callTool(args, step.name);
     let prompt: string | null = null;
     if (outcome.kind === 'approval') {
       prompt = outcome.prompt;
@@ -165,8 +178,9 @@ export class PlaygroundRunner {
       if (isConfirmAsked(line)) {
         dialog = { title: line.request.title, message: line.request.message };
         if (step.meanwhile) meanwhile = await this.meanwhile(step.meanwhile);
-        line = await host.answerUi({ kind: 'confirm', id: line.request.id, confirmed: step.confirm !== false });
+        line = await host.answerUi({ kind: 'confirm', id: line.request.id, confirmed: step.confirm ?? this.confirmAnswer(line.request) });
       }
+      line = await this.followAsked(line);
       if (line.kind === 'failed' || line.kind === 'said') pageOnly.push(`${line.kind}: ${line.text}`);
       outcome = lineOutcome(line);
     } else if ('tool' in step) {
@@ -217,9 +231,8 @@ export class PlaygroundRunner {
     } else if ('failNextWrite' in step) {
       host.injectFault('abort');
       outcome = { kind: 'fault', armed: true };
-    } else {
-      return this.twinTab(step, label);
-    }
+    } else if ('twinTab' in step) return this.twinTab(step, label);
+    else throw new Error(`${describeStep(step)} runs on an own extension's runner only (ownPage.ts)`);
     const said = this.log.take();
     const appended = host.currentJournal().entries().filter((entry) => !before.has(entry.id)).flatMap((entry) => appendedName(entry) ?? []);
     this.note();
@@ -251,7 +264,7 @@ export class PlaygroundRunner {
     return this.trace(step, label, { dialog, said: said.said, outcome: lineOutcome(line), appended }, said.pageOnly);
   }
 
-  private trace(step: Step, label: string | undefined, seen: Pick<StepTrace, 'dialog' | 'said' | 'outcome' | 'appended' | 'meanwhile'>, pageOnly: string[]): StepTrace {
+  protected trace(step: Step, label: string | undefined, seen: Pick<StepTrace, 'dialog' | 'said' | 'outcome' | 'appended' | 'meanwhile'>, pageOnly: string[]): StepTrace {
     const host = this.host;
     const branchDesk = host.currentJournal().branch().filter(isSeedDeskEntry).map((entry) => entry['data']);
     return {

@@ -16,9 +16,12 @@ import { compare } from './compare';
 import { lessonScripts } from './lessonScripts';
 import { pageAgentLoop } from './agentLoopPage';
 import { pageModelTurn } from './modelTurnPage';
+import { compareOwn } from './ownCompare';
+import { runOwnPage } from './ownPlayground';
 import { deskView, PlaygroundRunner } from './pageRunner';
 import type { OpenedView } from './realScripts';
-import { describeStep, loadScripts, normalizeTrace, type Script, type StepTrace } from './script';
+import { runSteps } from './runnerKit';
+import { loadScripts, normalizeTrace, type Script, type StepTrace } from './script';
 
 const OUT = fileURLToPath(new URL('./out/diff', import.meta.url));
 let databases = 0;
@@ -59,13 +62,11 @@ async function run(scripts: readonly Script[]): Promise<void> {
 async function runOne(script: Script, seed: number): Promise<void> {
   const { host, store } = await freshHost(seed);
   const runner = new PlaygroundRunner(host, store, seed);
-  const steps: StepTrace[] = [];
-  for (const [at, step] of script.steps.entries()) {
-    try {
-      steps.push(await runner.step(step, script.labels?.[at]));
-    } catch (error) {
-      throw new Error(`${script.name}, step ${at + 1} ${describeStep(step, script.labels?.[at])}: ${error instanceof Error ? error.stack : String(error)}`);
-    }
+  let steps: StepTrace[];
+  try {
+    steps = await runSteps(runner, script);
+  } catch (error) {
+    throw new Error(`${script.name}, ${error instanceof Error ? error.message : String(error)}`);
   }
   runner.desks.add(host.currentJournal().entries().filter(isSeedDeskEntry).map((entry) => entry.id));
   const trace = normalizeTrace({ script: script.name, omitted: script.omitted ?? [], steps }, runner.sessions.ids, runner.desks.ids);
@@ -74,8 +75,10 @@ async function runOne(script: Script, seed: number): Promise<void> {
 }
 
 const mode = process.argv[2];
-const scripts = await allScripts();
-if (mode === 'run') {
+const scripts = mode === 'run' || mode === 'compare' ? await allScripts() : [];
+if (mode === 'run-own') await runOwnPage(6000);
+else if (mode === 'compare-own') await compareOwn();
+else if (mode === 'run') {
   await run(scripts);
   // Check (k)'s page side: a real model's turn recorded by the page's host (modelTurnPage.ts).
   try {
@@ -93,8 +96,13 @@ if (mode === 'run') {
     console.error(`Playground side, agent loop: ${error instanceof Error ? error.stack : String(error)}`);
     process.exitCode = 1;
   }
-}
-else if (mode === 'compare') await compare(scripts, OUT, importedView);
-else throw new Error('usage: tsx host-test/playground.ts run|compare');
+  // Own extensions (issue 37): OMP's examples and the template on the page's host (ownPlayground.ts).
+  await runOwnPage(6000);
+} else if (mode === 'compare') {
+  await compare(scripts, OUT, importedView);
+  const exitCode = process.exitCode;
+  await compareOwn();
+  process.exitCode = exitCode || process.exitCode;
+} else throw new Error('usage: tsx host-test/playground.ts run|compare|run-own|compare-own');
 // esbuild-wasm's service (the page's compiler) would keep the process alive.
 esbuild.stop();

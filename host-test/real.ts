@@ -10,6 +10,7 @@ import { lessonScripts } from './lessonScripts';
 import { loadHost } from './omp';
 import { oneFileReplays } from './oneFile';
 import { realDifferential } from './realScripts';
+import { realOwn } from './realOwn';
 import { Checks } from './report';
 import { loadScripts } from './script';
 
@@ -35,6 +36,8 @@ if (!only || only === 'diff') {
   await realDifferential(checks, scripts, `${OUT}/diff`, dir);
   await oneFileReplays(checks, scripts, `${OUT}/diff`, dir);
 }
+// Own extensions (issue 37): OMP's examples and the template, each alone, and the downloaded template.
+if (!only || only === 'own') await realOwn(checks, dir);
 writeFileSync(`${OUT}/real.json`, JSON.stringify(checks.results, null, 2));
 // The host keeps timers (settings saves, telemetry) alive; the results are written, so leave.
 process.exit(checks.results.every((result) => result.ok) ? 0 : 1);

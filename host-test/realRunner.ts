@@ -39,16 +39,21 @@ export class RealRunner {
     this.note(h);
   }
 
-  private note(h: Harness): void {
+  protected note(h: Harness): void {
     this.sessions.add([h.sm.getSessionId()]);
     this.desks.add(h.deskEntries().map((entry) => entry.id));
     this.revisions.noteDesk(deskView(h).revision);
   }
 
+  /** The answer to a command's own confirm when the step names none (an own extension's runner takes it from the script's answers). */
+  protected confirmAnswer(_title: string): boolean {
+    return true;
+  }
+
   private async tool(step: ToolStep): Promise<Outcome> {
     const h = this.h;
     h.answers = { ...h.answers, select: () => (step.approve === false ? 'Deny' : 'Approve') };
-    const call = await h.call(this.revisions.fill(step.tool, () => newestOffBranch(h)?.revision ?? null));
+    const call = await h.call(this.revisions.fill(step.tool, () => newestOffBranch(h)?.revision ?? null), step.name);
     this.revisions.noteResult(call.details);
     return { kind: 'tool', ...call };
   }
@@ -129,7 +134,7 @@ export class RealRunner {
           const asked = h.ui.confirms.at(-1)!;
           dialog = { title: asked.title, message: asked.message };
           if (step.meanwhile) meanwhile = await this.meanwhile(step.meanwhile, answerAtOnce);
-          return step.confirm ?? true;
+          return step.confirm ?? this.confirmAnswer(asked.title);
         },
       };
       await h.command(step.command);
@@ -194,9 +199,8 @@ export class RealRunner {
     } else if ('failNextWrite' in step) {
       this.fault ??= await WriteFault.watch(h.sm);
       outcome = { kind: 'fault', armed: this.fault.arm() };
-    } else {
-      return this.twinTab(step, label);
-    }
+    } else if ('twinTab' in step) return this.twinTab(step, label);
+    else throw new Error(`${describeStep(step)} runs on an own extension's runner only (ownReal.ts)`);
     if (!replaced) said.push(...h.ui.said.slice(saidFrom));
     const appended = this.h.sm.getEntries().filter((entry) => !before.has(entry.id)).flatMap((entry) => appendedName(entry) ?? []);
     this.note(this.h);
@@ -256,7 +260,7 @@ export class RealRunner {
     return this.trace(step, label, seen, { twin: twinNote, file: await fileView(file, this.scratch()) });
   }
 
-  private async trace(step: Step, label: string | undefined, seen: Observed, note: Partial<HostNote> = {}): Promise<NotedStep> {
+  protected async trace(step: Step, label: string | undefined, seen: Observed, note: Partial<HostNote> = {}): Promise<NotedStep> {
     const h = this.h;
     const branchDesk = h.sm.getBranch().filter(isDesk).map((entry) => entry['data']);
     const file = h.sm.getSessionFile();

@@ -9,8 +9,10 @@ import { openSession } from './omp';
 import { deskView } from './realReads';
 import { RealRunner } from './realRunner';
 import type { Checks } from './report';
-import type { NotedStep } from './hostNotes';
-import { describeStep, normalizeTrace, type DeskView, type Script, type StepTrace } from './script';
+import { runSteps } from './runnerKit';
+import { normalizeTrace, type DeskView, type Script, type StepTrace } from './script';
+
+export { runSteps };
 
 /** What the host holds when a file is opened: the desk at the leaf and the /seeds query answer. */
 export interface OpenedView {
@@ -26,19 +28,6 @@ async function openedView(dir: string, file: string): Promise<OpenedView> {
   } finally {
     await h.close();
   }
-}
-
-/** Every step of `script` on the real host, in order; a step that throws names itself. */
-export async function runSteps(runner: RealRunner, script: Script): Promise<NotedStep[]> {
-  const steps: NotedStep[] = [];
-  for (const [index, step] of script.steps.entries()) {
-    try {
-      steps.push(await runner.step(step, script.labels?.[index]));
-    } catch (error) {
-      throw new Error(`step ${index + 1} ${describeStep(step, script.labels?.[index])}: ${error instanceof Error ? error.stack : String(error)}`);
-    }
-  }
-  return steps;
 }
 
 export async function realDifferential(checks: Checks, scripts: readonly Script[], outDir: string, dir: (name: string) => string): Promise<void> {

@@ -1,10 +1,10 @@
 /**
- * What both runners of the differential share: the scripted agent driven through a runner's own
- * tool step, the revisions a script's placeholders name, and ids in first-seen order.
+ * What both runners of the differential share: the step loop, the scripted agent driven through a
+ * runner's own tool step, the revisions a script's placeholders name, and ids in first-seen order.
  */
 import type { AgentObservation } from '../domain/agents/scriptedAgent';
 import { AgentStepper, createAgent } from '../domain/agents/stepper';
-import type { Outcome, Step } from './script';
+import { describeStep, type Outcome, type Script, type Step } from './script';
 
 export type AgentScriptStep = Extract<Step, { agent: unknown }> | Extract<Step, { agentContinue: unknown }>;
 
@@ -67,4 +67,17 @@ export class Seen {
   add(ids: Iterable<string>): void {
     for (const id of ids) if (!this.ids.includes(id)) this.ids.push(id);
   }
+}
+
+/** Every step of `script` on a runner (either host's), in order; a step that throws names itself. */
+export async function runSteps<T>(runner: { step(step: Step, label?: string): Promise<T> }, script: Script): Promise<T[]> {
+  const steps: T[] = [];
+  for (const [index, step] of script.steps.entries()) {
+    try {
+      steps.push(await runner.step(step, script.labels?.[index]));
+    } catch (error) {
+      throw new Error(`step ${index + 1} ${describeStep(step, script.labels?.[index])}: ${error instanceof Error ? error.stack : String(error)}`);
+    }
+  }
+  return steps;
 }

@@ -20,6 +20,8 @@ const ToolStepSchema = z.strictObject({
    * and "$previous"); "$offBranch" the revision of the newest seed desk entry off the branch.
    */
   tool: z.record(z.string(), z.unknown()),
+  /** The registered tool to call (default: seed_desk); an own extension's tool by its name. */
+  name: z.optional(z.string()),
   /** The answer to the host's approval prompt, if one appears (default: approve). */
   approve: z.optional(z.boolean()),
 });
@@ -94,6 +96,18 @@ export const StepSchema = z.union([
   z.strictObject({ extension: z.literal('shipped') }),
   /** The next write to the session's storage fails (once). */
   z.strictObject({ failNextWrite: z.literal(true) }),
+  // Own extensions (issue 37, ownSteps.ts): the session moves OMP's session controls make.
+  /** OMP's /fork (`AgentSession.fork`): the whole session into a new one; the page's Fork. */
+  z.strictObject({ fork: z.literal(true) }),
+  /** OMP's /branch (`AgentSession.branch`) from the newest user message with this text on the branch. */
+  z.strictObject({ branch: z.string() }),
+  /** Switch to the session that was open at this mark (`AgentSession.switchSession`). */
+  z.strictObject({ switchTo: z.string() }),
+  /**
+   * A scripted model's turn on this user message: one tool call (`call`) and then a closing text,
+   * or the closing text alone (ownSteps.ts: `CLOSING`).
+   */
+  z.strictObject({ turn: z.string(), call: z.optional(z.strictObject({ name: z.string(), args: z.record(z.string(), z.unknown()) })) }),
 ]);
 export type Step = z.infer<typeof StepSchema>;
 export type ToolStep = z.infer<typeof ToolStepSchema>;
@@ -108,6 +122,13 @@ export const ScriptSchema = z.strictObject({
   labels: z.optional(z.array(z.string())),
   /** What the script leaves out, and why (a lesson action the real host cannot express). */
   omitted: z.optional(z.array(z.string())),
+  /** An own extension (a repository path) loaded alone in place of the Seed Desk (ownScripts.ts). */
+  extension: z.optional(z.string()),
+  /**
+   * The answers to the UI requests the extension makes (confirm, select, input), in order: a
+   * boolean for a confirm, a string for a select's option or an input's text, null to cancel.
+   */
+  answers: z.optional(z.array(z.union([z.boolean(), z.string(), z.null()]))),
 });
 export type Script = z.infer<typeof ScriptSchema>;
 
@@ -137,6 +158,8 @@ export type Outcome =
   | { readonly kind: 'other-branch'; readonly here: unknown; readonly other: unknown }
   /** A `failNextWrite`: whether there was a session file whose next write could fail. */
   | { readonly kind: 'fault'; readonly armed: boolean }
+  /** A scripted model's turn: its tool calls' results, and what was added to the host's system prompt for it. */
+  | { readonly kind: 'turn'; readonly calls: readonly { readonly isError: boolean; readonly text: string }[]; readonly systemPromptAdded: string }
   /** A scripted agent's calls in this step, and its summary once it has finished. */
   | { readonly kind: 'agent'; readonly calls: readonly Outcome[]; readonly summary: string | null }
   | { readonly kind: 'none' };
@@ -173,6 +196,20 @@ export interface StepTrace {
   readonly writeFailure: boolean;
   /** What only the page shows (its own notices: reopen, new session, the corrupt demo). Not compared. */
   readonly pageOnly?: readonly string[];
+  /** Own extensions only (ownSteps.ts): the open session, the UI requests of the step, the custom entries on the branch. */
+  readonly own?: OwnView;
+}
+
+/** A UI request as the extension made it: its kind, title, and message or options. */
+export type AskedView =
+  | { readonly kind: 'confirm'; readonly title: string; readonly message: string }
+  | { readonly kind: 'select'; readonly title: string; readonly options: readonly string[] }
+  | { readonly kind: 'input'; readonly title: string };
+
+export interface OwnView {
+  readonly session: string;
+  readonly asked: readonly AskedView[];
+  readonly custom: readonly { readonly id: string; readonly customType: string; readonly data: unknown }[];
 }
 
 export interface Trace {
@@ -204,7 +241,7 @@ export const VALID_AFTER_CORRUPT = { version: 1, agentEnabled: false, quantities
  * Replace each session id with SID (then SID2, …, in the order given) and each seed desk entry id
  * with desk#N (N counting seed desk entries in the order given), everywhere in the trace.
  */
-export function normalizeTrace(trace: Trace, sessionIds: readonly string[], deskEntryIds: readonly string[]): Trace {
+export function normalizeTrace(trace: Trace, sessionIds: readonly string[], deskEntryIds: readonly string[], entryIds: readonly string[] = []): Trace {
   // Session ids first: an 8-character entry id could occur inside one, never the reverse.
   let json = JSON.stringify(trace);
   sessionIds.forEach((id, index) => {
@@ -212,6 +249,10 @@ export function normalizeTrace(trace: Trace, sessionIds: readonly string[], desk
   });
   deskEntryIds.forEach((id, index) => {
     json = json.split(id).join(`desk#${index + 1}`);
+  });
+  // An own extension's trace: every entry by its order (entry#N), as an extension may show an id.
+  entryIds.forEach((id, index) => {
+    json = json.split(id).join(`entry#${index + 1}`);
   });
   return JSON.parse(json) as Trace;
 }

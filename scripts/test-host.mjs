@@ -7,6 +7,9 @@
 //     worker host; "Break it"'s edited versions through the worker's own compile-and-swap path.
 //  4. Under Bun: the behaviour checks and the real side of the differential (host-test/real.ts).
 //  5. Compare the two sides and the session files each wrote (Node).
+//  6. Own extensions (issue 37): OMP's example extensions and the template, each alone, through one
+//     script in both hosts (host-test/ownScripts.ts), and the template's downloaded module in OMP.
+// `npm run test:host -- own` runs step 6 alone (after 1 and 2).
 // Ends with one line "N passed, N failed"; exits non-zero on any failure.
 import { spawnSync } from 'node:child_process';
 import { lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -54,27 +57,28 @@ const hostSize = sizeOf(join(OMP, 'node_modules'));
 const bunVersion = spawnSync(BUN, ['--version'], { encoding: 'utf8' }).stdout.trim();
 console.log(`Host: ${install.installed ? `installed in ${seconds(install.ms)}` : 'already installed'}; host-test/.omp/node_modules is ${(hostSize / 1e6).toFixed(0)} MB; Bun ${bunVersion}.`);
 
+const ownOnly = process.argv[2] === 'own';
 const runStart = performance.now();
 rmSync(OUT, { recursive: true, force: true });
 const built = await writeExtension();
 console.log(`Built extension/dist/seed-desk.js (${(built.bytes / 1024).toFixed(1)} KiB).`);
 // The "Break it" lesson's prepared edits, one bundle per step (host-test/out/variants/<step>.js),
 // which the real host loads where the page runs its edited version.
-if (run(TSX, ['scripts/break-it-variants.mjs', join(OUT, 'variants')]) !== 0) console.error('The "Break it" variants could not be built; the break-it lesson\'s replay will say so.');
+if (!ownOnly && run(TSX, ['scripts/break-it-variants.mjs', join(OUT, 'variants')]) !== 0) console.error('The "Break it" variants could not be built; the break-it lesson\'s replay will say so.');
 
 console.log('\nPlayground side (Node, worker host on fake-indexeddb)…');
-const playgroundExit = run(TSX, ['host-test/playground.ts', 'run']);
+const playgroundExit = run(TSX, ['host-test/playground.ts', ownOnly ? 'run-own' : 'run']);
 
 console.log('\nReal host (Bun): behaviour checks and the real side of the differential…');
 // A home of its own: the host keeps logs, caches and its agent dir under HOME and
 // PI_CODING_AGENT_DIR, and the discovery check installs the extension there.
 const home = join(OUT, 'home');
-const realExit = run(BUN, ['host-test/real.ts'], { env: { ...process.env, HOME: home, PI_CODING_AGENT_DIR: join(home, '.omp', 'agent') } });
+const realExit = run(BUN, ['host-test/real.ts'], { env: { ...process.env, HOME: home, PI_CODING_AGENT_DIR: join(home, '.omp', 'agent'), ...(ownOnly ? { HOST_TEST_ONLY: 'own' } : {}) } });
 
 console.log('\nComparing the playground and the real host (Node)…');
-const compareExit = run(TSX, ['host-test/playground.ts', 'compare']);
+const compareExit = run(TSX, ['host-test/playground.ts', ownOnly ? 'compare-own' : 'compare']);
 
-const results = [...readResults('real.json', 'The Bun run'), ...readResults('compare.json', 'The comparison')];
+const results = [...readResults('real.json', 'The Bun run'), ...(ownOnly ? [] : readResults('compare.json', 'The comparison')), ...readResults('own-compare.json', 'The own-extension comparison')];
 if (playgroundExit !== 0) results.push({ name: 'the playground side of the differential ran', ok: false, detail: `exit code ${playgroundExit}`, ms: 0 });
 // A crash after some checks passed still fails the run, even if no check line says so.
 if (realExit !== 0 && results.every((result) => result.ok)) results.push({ name: 'the Bun run exited cleanly', ok: false, detail: `exit code ${realExit}`, ms: 0 });

@@ -1,0 +1,67 @@
+/**
+ * The page's side of the own-extension comparison (Node, run by `playground.ts run`): each own
+ * script's extension bundled (ownModule.ts) into host-test/out/own/<name>.js, which the real OMP
+ * imports later; the page's host started with it alone (PlaygroundHost.start's `extension`, loaded
+ * by the worker's loader) and the script run on it (ownPage.ts). Writes <name>.playground.trace.json,
+ * or <name>.playground.error.txt when the page's host could not run it (the comparison says so).
+ * Also writes the download-style module of the template (`template.download.js`).
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { seededIdSource } from '../domain/ids';
+import { PlaygroundHost } from '../web/src/worker/playgroundHost';
+import type { ExtensionFactory } from '../web/src/worker/omp/extensionRuntime';
+import { JournalStore } from '../web/src/worker/store';
+import { bundleOwn } from './ownModule';
+import { OwnPlaygroundRunner } from './ownPage';
+import './pageEdits';
+import { Answers } from './ownSteps';
+import { ownScripts } from './ownScripts';
+import { runSteps } from './runnerKit';
+import { normalizeTrace, type Script } from './script';
+
+export const OWN_OUT = fileURLToPath(new URL('./out/own', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** The extension's file as the workspace holds it: its name, its text. */
+export function ownFiles(script: Script): Record<string, string> {
+  const path = script.extension!;
+  return { [path.split('/').at(-1)!]: readFileSync(`${ROOT}/${path}`, 'utf8') };
+}
+
+async function runOne(script: Script, seed: number): Promise<string> {
+  const files = ownFiles(script);
+  const [entry] = Object.keys(files);
+  const code = await bundleOwn(files, entry!);
+  writeFileSync(`${OWN_OUT}/${script.name}.js`, code);
+  const store = await JournalStore.open(`host-test-own-${process.pid}-${seed}`);
+  // Imported when needed, as the worker does: its `virtual:` imports resolve once pageEdits.ts has registered the hooks.
+  const { loadFactory } = await import('./pageEditedModule');
+  const host = await PlaygroundHost.start(store, seededIdSource(seed), { extension: (await loadFactory(code)) as ExtensionFactory });
+  const runner = new OwnPlaygroundRunner(host, store, seed, new Answers(script.answers ?? []));
+  const steps = await runSteps(runner, script);
+  const trace = normalizeTrace({ script: script.name, omitted: [], steps }, runner.sessions.ids, [], runner.entries.ids);
+  writeFileSync(`${OWN_OUT}/${script.name}.playground.trace.json`, JSON.stringify(trace, null, 2));
+  return `${steps.length} steps`;
+}
+
+/** Every own script on the page's host; a script the page cannot run leaves its reason for the comparison. */
+export async function runOwnPage(seed: number): Promise<void> {
+  const started = performance.now();
+  rmSync(OWN_OUT, { recursive: true, force: true });
+  mkdirSync(OWN_OUT, { recursive: true });
+  const template = ownScripts().find((script) => script.name === 'template')!;
+  writeFileSync(`${OWN_OUT}/template.download.js`, await bundleOwn(ownFiles(template), 'template.ts', { download: true }));
+  console.log(`Playground side: the template's download-style module bundled in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  for (const [index, script] of ownScripts().entries()) {
+    const start = performance.now();
+    try {
+      console.log(`Playground side, own extension ${script.name}: ${await runOne(script, seed + index)} (${((performance.now() - start) / 1000).toFixed(1)} s)`);
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      writeFileSync(`${OWN_OUT}/${script.name}.playground.error.txt`, text);
+      console.log(`Playground side, own extension ${script.name}: the page's host could not run it: ${text.split('\n')[0]}`);
+    }
+  }
+  console.log(`Playground side: own extensions bundled and run in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
