@@ -5,7 +5,7 @@ import type { EditedVersion, ExtensionKind, LeafBehind } from '../protocol/messa
 import { DEFAULT_APPROVAL_MODE, type ApprovalMode } from '../../../extension/ompApi';
 import type { ApprovalResolution } from './approval';
 import { EventLog } from './eventLog';
-import type { AgentRun } from './omp/agentRun';
+import type { AgentRun } from './omp/agentRunState';
 import type { ExtensionRuntime, HostServices, Invocation, Notice } from './omp/extensionRuntime';
 import type { NotifyLevel } from '../../../extension/ompApi';
 import type { JournalStore, SessionHead } from './store';

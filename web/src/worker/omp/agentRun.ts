@@ -1,5 +1,6 @@
 import type { JournalEntry } from '$domain/journal/entry';
 import type { HostCore } from '../hostCore';
+import type { AgentRun } from './agentRunState';
 import { emit, emitBeforeAgentStart, emitInput } from './eventEmit';
 
 /**
@@ -13,18 +14,6 @@ import { emit, emitBeforeAgentStart, emitInput } from './eventEmit';
  * (it calls the model, or steps the scripted agent): the worker hears where it starts and ends,
  * and every message recorded meanwhile.
  */
-export interface AgentRun {
-  turnIndex: number;
-  /** Whether a `turn_start` has no `turn_end` yet. */
-  open: boolean;
-  /** The open turn's assistant message, once recorded. */
-  message: unknown;
-  /** Its tool calls that have no result yet. */
-  readonly unanswered: Set<string>;
-  toolResults: unknown[];
-  /** Every message of the run, for `agent_end`. */
-  readonly messages: unknown[];
-}
 
 export type AgentStart =
   | { readonly kind: 'started'; readonly prompt: string; readonly systemPrompt: string }
