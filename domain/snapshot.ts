@@ -45,7 +45,24 @@ export const SnapshotSchema = z
 
 export type SnapshotParse = { ok: true; snapshot: Snapshot } | { ok: false; problem: string };
 
+/**
+ * Each snapshot object's verdict, kept by identity. A journal entry is never rewritten once it is
+ * appended (the host keeps the object it was given, and the extension hands it a copy), so a
+ * reread of the branch walks every entry but checks only the ones it has not met: validating every
+ * snapshot on the branch stays the rule, and costs one check per entry instead of one per read.
+ */
+const verdicts = new WeakMap<object, SnapshotParse>();
+
 export function parseSnapshot(data: unknown): SnapshotParse {
+  if (typeof data !== 'object' || data === null) return checkSnapshot(data);
+  const known = verdicts.get(data);
+  if (known) return known;
+  const verdict = checkSnapshot(data);
+  verdicts.set(data, verdict);
+  return verdict;
+}
+
+function checkSnapshot(data: unknown): SnapshotParse {
   const parsed = SnapshotSchema.safeParse(data);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
@@ -57,7 +74,10 @@ export function parseSnapshot(data: unknown): SnapshotParse {
   if (Object.hasOwn((data as { quantities: object }).quantities, '__proto__')) {
     return { ok: false, problem: 'quantities.__proto__: "__proto__" is not a fixture id' };
   }
-  return { ok: true, snapshot: normalizeSnapshot(parsed.data.agentEnabled, parsed.data.quantities) };
+  // Frozen: one verdict is shared by every read of the entry, so no reader may change it.
+  const snapshot = normalizeSnapshot(parsed.data.agentEnabled, parsed.data.quantities);
+  Object.freeze(snapshot.quantities);
+  return Object.freeze({ ok: true, snapshot: Object.freeze(snapshot) });
 }
 
 /** Fixture order, zeros dropped: a missing key means 0, so equal states serialise equally. */
