@@ -6,6 +6,7 @@ import { DEFAULT_APPROVAL_MODE, type ApprovalMode } from '../../../extension/omp
 import type { ApprovalResolution } from './approval';
 import { EventLog } from './eventLog';
 import type { AgentRun } from './omp/agentRunState';
+import type { CustomMessageFields } from './omp/customMessage';
 import type { ExtensionRuntime, HostServices, Invocation, Notice } from './omp/extensionRuntime';
 import type { NotifyLevel } from '../../../extension/ompApi';
 import type { JournalStore, SessionHead } from './store';
@@ -116,6 +117,10 @@ export class HostCore implements HostServices {
 
   appendCustom(customType: string, data: unknown): void {
     this.appendNow(customEntry(customType, data, this.place()));
+  }
+
+  appendCustomMessage(message: CustomMessageFields): void {
+    this.appendNow({ type: 'custom_message', ...message, ...this.place() });
   }
 
   hasUI(): boolean {

@@ -20,6 +20,7 @@ function recordingHost() {
   const services: HostServices = {
     currentJournal: () => journal,
     appendCustom: (_customType, data) => void appended.push(data),
+    appendCustomMessage: () => undefined,
     hasUI: () => true,
     setStatus: (key, text) => void statuses.set(key, text),
     notified: (notice) => void notices.push(notice),

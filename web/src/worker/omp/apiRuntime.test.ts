@@ -27,6 +27,7 @@ function hostOver(journal: SessionJournal, hasUI = true) {
   const services: HostServices = {
     currentJournal: () => journal,
     appendCustom: () => undefined,
+    appendCustomMessage: () => undefined,
     hasUI: () => hasUI,
     setStatus: () => undefined,
     notified: (notice) => void notices.push(notice),

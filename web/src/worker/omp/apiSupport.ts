@@ -78,7 +78,7 @@ export const API_SUPPORT: Readonly<Record<string, ApiSupport>> = {
   'pi.registerMessageRenderer()': ['refused', NO_TERMINAL],
   'pi.registerAssistantThinkingRenderer()': ['refused', NO_TERMINAL],
   'pi.registerComposerShape()': ['refused', NO_TERMINAL],
-  'pi.sendMessage()': ['not yet'],
+  'pi.sendMessage()': ['works', 'A `custom_message` entry under the leaf, normalized as OMP normalizes it; the page starts no model turn for it, even where OMP would (`triggerTurn`, `deliverAs: "aside"`), and says so in the events panel, and a message sent during a turn is recorded at once rather than queued.'],
   'pi.sendUserMessage()': ['not yet'],
   'pi.appendEntry()': ['works', 'A custom entry under the leaf, in memory at once and in IndexedDB before the request answers.'],
   'pi.exec()': ['refused', NO_SHELL],

@@ -37,6 +37,7 @@ function recordingHost(hasUI = true) {
   const services: HostServices = {
     currentJournal: () => journal,
     appendCustom: (customType, data) => void appended.push([customType, data]),
+    appendCustomMessage: () => undefined,
     hasUI: () => hasUI,
     setStatus: (key, text) => void statuses.set(key, text),
     notified: (notice) => void notices.push(notice),

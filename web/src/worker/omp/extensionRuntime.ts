@@ -1,5 +1,6 @@
 import type { BranchChangingEvent, CommandDefinition, ExtensionAPI, ExtensionContext, ToolDefinition } from '../../../../extension/ompApi';
 import { apiTableLoaded, isTableKey, refusalFor, withRefusals } from './apiRefusals';
+import { normalizeCustomMessage, wouldTriggerTurn, type SendMessageOptions } from './customMessage';
 import { EventBus } from './eventBus';
 import type { EventHandler, HandlerSource } from './eventEmit';
 import { Invocation } from './invocation';
@@ -105,6 +106,7 @@ export class ExtensionRuntime implements HandlerSource {
         this.label = String(label);
       },
       appendEntry: action((customType: string, data?: unknown) => this.append(customType, data)),
+      sendMessage: action((message: unknown, options?: SendMessageOptions) => this.sendMessage(message, options)),
     };
     return withRefusals('pi', api);
   }
@@ -126,6 +128,18 @@ export class ExtensionRuntime implements HandlerSource {
   private append(customType: string, data: unknown): void {
     this.policy?.beforeAppend();
     this.host.appendCustom(customType, data);
+  }
+
+  /**
+   * `pi.sendMessage`: the custom message under the leaf, as OMP records it when idle. Where OMP
+   * would start a turn too, the page says in the events panel that it started none.
+   */
+  private sendMessage(message: unknown, options: SendMessageOptions | undefined): void {
+    this.policy?.beforeAppend();
+    this.host.appendCustomMessage(normalizeCustomMessage(message));
+    if (wouldTriggerTurn(options)) {
+      this.host.notified({ level: 'info', text: 'The extension\'s message is recorded; OMP would start a model turn for it (triggerTurn), the page starts none: ask the agent or the model yourself.', shown: true });
+    }
   }
 
   /** Runs `/name args`; null when no extension registered `name`. */

@@ -20,6 +20,7 @@ async function loaded(): Promise<ExtensionRuntime> {
   const services: HostServices = {
     currentJournal: () => journal,
     appendCustom: () => undefined,
+    appendCustomMessage: () => undefined,
     hasUI: () => true,
     setStatus: () => undefined,
     notified: () => undefined,

@@ -1,6 +1,7 @@
 import { NOTIFY_LEVELS, type ExtensionContext, type HostUI } from '../../../../extension/ompApi';
 import { answerWithoutAsking, valueOfAnswer, type UiRequest, type UiRequestBody } from '../../protocol/uiRequests';
 import { withRefusals } from './apiRefusals';
+import type { CustomMessageFields } from './customMessage';
 import type { Invocation, Notice } from './invocation';
 import type { RunPolicy } from './runPolicy';
 import { sessionReads } from './sessionReads';
@@ -12,6 +13,8 @@ export interface HostServices {
   currentJournal(): SessionJournal;
   /** `appendEntry`: synchronous, as in the real host; the store is written right behind. */
   appendCustom(customType: string, data: unknown): void;
+  /** `sendMessage`: a `custom_message` entry under the leaf, as synchronous as `appendCustom`. */
+  appendCustomMessage(message: CustomMessageFields): void;
   hasUI(): boolean;
   setStatus(key: string, text: string | undefined): void;
   /** Every notify, for the event log (the invocation keeps its own too). */
