@@ -3,13 +3,16 @@ import 'fake-indexeddb/auto';
  * The members issue 37 asks to work as in OMP 18.2.3, each through the worker's whole host
  * (PlaygroundHost on fake-indexeddb): `pi.sendMessage` (the entry OMP's session manager appends,
  * `src/session/agent-session.ts` `#dispatchCustomMessage` and `session-manager.ts`
- * `appendCustomMessageEntry`).
+ * `appendCustomMessageEntry`); active tools (`session-tools.ts` `getAllToolInfos`,
+ * `setActiveToolsByName`; a call of a tool outside the active set is `Tool <name> not found`,
+ * pi-agent-core `agent-loop.ts` `formatToolNotFoundMessage`).
  */
 import { describe, expect, it } from 'vitest';
 import { seededIdSource } from '$domain/ids';
 import type { ExtensionAPI } from '../../../../extension/ompApi';
 import { freshDatabases } from '../databases.testkit';
 import { PlaygroundHost } from '../playgroundHost';
+import * as toolCalls from '../toolCalls';
 import type { ExtensionFactory } from './extensionRuntime';
 
 const databases = freshDatabases('host-members-test');
@@ -59,5 +62,45 @@ describe('pi.sendMessage', () => {
 
   it('throws while the factory runs, as OMP’s action methods do', async () => {
     await expect(hostWith((pi) => void loose(pi)['sendMessage']!('too early'), 3)).rejects.toThrow('Action methods cannot be called during extension loading');
+  });
+});
+
+describe('active tools', () => {
+  const executed: string[] = [];
+  const twoTools: ExtensionFactory = (pi) => {
+    for (const name of ['sow', 'water']) {
+      pi.registerTool({ name, label: name, description: `${name} a bed`, parameters: { type: 'object', properties: {} }, approval: 'read', execute: async () => (executed.push(name), { content: [{ type: 'text', text: `${name} done` }], details: null }) });
+    }
+    pi.registerCommand('only', {
+      handler: async (args, ctx) => {
+        await loose(pi)['setActiveTools']!(args.split(' '));
+        ctx.ui.notify(`active: ${(loose(pi)['getActiveTools']!() as string[]).join(', ')}`);
+      },
+    });
+    pi.registerCommand('all', { handler: async (_args, ctx) => ctx.ui.notify(JSON.stringify(loose(pi)['getAllTools']!())) });
+  };
+
+  it('every registered tool is active at first; getAllTools lists each with its schema and source', async () => {
+    const { host } = await hostWith(twoTools, 4);
+    expect((await host.modelTools()).map((tool) => tool.name)).toEqual(['sow', 'water']);
+    const all = JSON.parse((await host.runLine('/all')).text) as unknown[];
+    expect(all).toEqual([
+      { name: 'sow', description: 'sow a bed', parameters: { type: 'object', properties: {} }, sourceInfo: { path: '<extension:sow>', source: 'extension', scope: 'temporary', origin: 'top-level' } },
+      { name: 'water', description: 'water a bed', parameters: { type: 'object', properties: {} }, sourceInfo: { path: '<extension:water>', source: 'extension', scope: 'temporary', origin: 'top-level' } },
+    ]);
+  });
+
+  it('a tool made inactive is not offered to a model, and a call of it is "not found" without running it; getAllTools still lists it', async () => {
+    executed.length = 0;
+    const { host } = await hostWith(twoTools, 5);
+    // An unknown name is ignored, as OMP ignores names absent from the registry.
+    expect((await host.runLine('/only water nope'))).toMatchObject({ text: 'active: water' });
+    expect((await host.modelTools()).map((tool) => tool.name)).toEqual(['water']);
+    expect(await toolCalls.callTool(host.core, '{}', false, 'sow')).toMatchObject({ kind: 'result', isError: true, text: 'Tool sow not found', stage: 'schema' });
+    expect(await toolCalls.callTool(host.core, '{}', false, 'water')).toMatchObject({ kind: 'result', isError: false, text: 'water done' });
+    expect(executed).toEqual(['water']);
+    expect((JSON.parse((await host.runLine('/all')).text) as { name: string }[]).map((tool) => tool.name)).toEqual(['sow', 'water']);
+    await host.runLine('/only sow water');
+    expect((await host.modelTools()).map((tool) => tool.name)).toEqual(['sow', 'water']);
   });
 });
