@@ -70,6 +70,10 @@ export const HostViewSchema = z.object({
   own: z.optional(z.boolean()),
   /** The learner's own extension ran before this page loaded and waits for the page to run it again (`restoreOwn`). */
   ownWaiting: z.optional(z.boolean()),
+  /** `ctx.ui.setWidget`: string-array widgets by key, shown above the Command box. Absent: none. */
+  widgets: z.optional(z.array(z.object({ key: z.string(), lines: z.array(z.string()) }))),
+  /** The extension's last `setEditorText` / `pasteToEditor`: the page applies each `seq` once to the Command box. Absent: none yet. */
+  editorText: z.optional(z.object({ seq: z.number(), text: z.string(), paste: z.boolean() })),
 });
 export type HostView = z.infer<typeof HostViewSchema>;
 

@@ -7,6 +7,7 @@ import type { ApprovalResolution } from './approval';
 import { EventLog } from './eventLog';
 import type { AgentRun } from './omp/agentRunState';
 import type { CustomMessageFields } from './omp/customMessage';
+import { PageUi } from './omp/pageUi';
 import type { ExtensionRuntime, HostServices, Invocation, Notice } from './omp/extensionRuntime';
 import type { NotifyLevel } from '../../../extension/ompApi';
 import type { JournalStore, SessionHead } from './store';
@@ -53,6 +54,8 @@ export class HostCore implements HostServices {
   readonly events = new EventLog();
   /** `ctx.ui.setStatus` keys and texts, in the order they were first set. */
   readonly statuses = new Map<string, string>();
+  /** `ctx.ui.setWidget` and the Command box's text (`setEditorText`, `pasteToEditor`). */
+  readonly pageUi = new PageUi();
   /** Extension runs waiting on a UI request the page shows, by request id, with the command that started each. */
   readonly waiting = new Map<string, WaitingRun>();
   /** The loaded extension; set by `PlaygroundHost.start`, replaced by the learner's edited one and back (edit/editing.ts). */

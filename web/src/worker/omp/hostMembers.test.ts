@@ -104,3 +104,67 @@ describe('active tools', () => {
     expect((await host.modelTools()).map((tool) => tool.name)).toEqual(['sow', 'water']);
   });
 });
+
+describe('ctx.ui.editor, setWidget and the Command box’s text', () => {
+  const ui: ExtensionFactory = (pi) => {
+    pi.registerCommand('edit', {
+      handler: async (_args, ctx) => {
+        const text = await (ctx.ui as unknown as Loose)['editor']!('Edit the note', 'line one') as string | undefined;
+        ctx.ui.notify(text === undefined ? 'cancelled' : `edited: ${JSON.stringify(text)}`);
+      },
+    });
+    pi.registerCommand('widget', {
+      handler: async (args, ctx) => {
+        const set = (ctx.ui as unknown as Loose)['setWidget']!;
+        if (args === 'clear') set('beds', undefined);
+        else if (args === 'factory') set('beds', () => ({ render: () => [] }));
+        else set('beds', ['Bed 1: beans', 'Bed 2: peas']);
+      },
+    });
+    pi.registerCommand('draft', {
+      handler: async (args, ctx) => {
+        const box = ctx.ui as unknown as Loose;
+        if (args === 'read') ctx.ui.notify(`box: ${JSON.stringify(box['getEditorText']!())}`);
+        else if (args === 'paste') box['pasteToEditor']!(' and more');
+        else box['setEditorText']!('/note sow the beans');
+        if (args !== 'read') ctx.ui.notify(`box: ${JSON.stringify(box['getEditorText']!())}`);
+      },
+    });
+  };
+
+  it('editor asks the page with its title and prefill; the run gets the text as answered, undefined on cancel', async () => {
+    const { host } = await hostWith(ui, 6);
+    const asked = await host.runLine('/edit');
+    expect(asked).toMatchObject({ kind: 'asked', request: { kind: 'editor', title: 'Edit the note', prefill: 'line one' } });
+    if (asked.kind !== 'asked') throw new Error('not asked');
+    expect(await host.answerUi({ kind: 'editor', id: asked.request.id, text: 'line one\nline two' })).toMatchObject({ text: 'edited: "line one\\nline two"' });
+    const again = await host.runLine('/edit');
+    if (again.kind !== 'asked') throw new Error('not asked');
+    expect(await host.answerUi({ kind: 'editor', id: again.request.id, text: null })).toMatchObject({ text: 'cancelled' });
+  });
+
+  it('editor without UI answers undefined at once, as OMP’s no-op UI does', async () => {
+    const { host } = await hostWith(ui, 7);
+    expect(await host.runLine('/edit', true)).toMatchObject({ text: expect.stringContaining('cancelled') });
+  });
+
+  it('setWidget shows lines by key in the view, undefined removes them, a component factory is refused with a sentence', async () => {
+    const { host } = await hostWith(ui, 8);
+    expect(host.view().widgets).toBeUndefined();
+    await host.runLine('/widget');
+    expect(host.view().widgets).toEqual([{ key: 'beds', lines: ['Bed 1: beans', 'Bed 2: peas'] }]);
+    expect(await host.runLine('/widget factory')).toMatchObject({ kind: 'error', text: expect.stringContaining('the page draws no terminal components, so a component factory cannot be shown') });
+    await host.runLine('/widget clear');
+    expect(host.view().widgets).toBeUndefined();
+  });
+
+  it('setEditorText and pasteToEditor reach the view once each; getEditorText reads what the extension put there, empty again after a line runs', async () => {
+    const { host } = await hostWith(ui, 9);
+    expect(await host.runLine('/draft')).toMatchObject({ text: 'box: "/note sow the beans"' });
+    expect(host.view().editorText).toEqual({ seq: 1, text: '/note sow the beans', paste: false });
+    // The line that reads it was typed into the box, which is empty once it is sent.
+    expect(await host.runLine('/draft read')).toMatchObject({ text: 'box: ""' });
+    expect(await host.runLine('/draft paste')).toMatchObject({ text: 'box: " and more"' });
+    expect(host.view().editorText).toEqual({ seq: 2, text: ' and more', paste: true });
+  });
+});

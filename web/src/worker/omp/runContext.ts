@@ -2,6 +2,7 @@ import { NOTIFY_LEVELS, type ExtensionContext, type HostUI } from '../../../../e
 import { answerWithoutAsking, valueOfAnswer, type UiRequest, type UiRequestBody } from '../../protocol/uiRequests';
 import { withRefusals } from './apiRefusals';
 import type { CustomMessageFields } from './customMessage';
+import type { PageUi } from './pageUi';
 import type { Invocation, Notice } from './invocation';
 import type { RunPolicy } from './runPolicy';
 import { sessionReads } from './sessionReads';
@@ -17,6 +18,8 @@ export interface HostServices {
   appendCustomMessage(message: CustomMessageFields): void;
   hasUI(): boolean;
   setStatus(key: string, text: string | undefined): void;
+  /** Widgets and the Command box's text, as the extension set them (pageUi.ts). */
+  readonly pageUi: PageUi;
   /** Every notify, for the event log (the invocation keeps its own too). */
   notified(notice: Notice): void;
   /** Every `pi.events.emit`, for the event log. */
@@ -80,6 +83,15 @@ export function runContext({ host, policy, invocation, answerer, command }: Cont
       host.notified(notice);
     },
     setStatus: (key: string, text: string | undefined) => host.setStatus(key, text),
+    editor: async (title: string, prefill?: string) => {
+      const typed = await ask({ kind: 'editor', title: String(title), prefill: prefill === undefined ? '' : String(prefill) });
+      return typeof typed === 'string' ? typed : undefined;
+    },
+    // OMP's no-op UI (no interactive UI) ignores these, and answers "" for the editor's text.
+    setWidget: (key: string, content: unknown) => (hasUI ? host.pageUi.setWidget(key, content) : undefined),
+    setEditorText: (text: string) => (hasUI ? host.pageUi.setEditorText(text) : undefined),
+    pasteToEditor: (text: string) => (hasUI ? host.pageUi.pasteToEditor(text) : undefined),
+    getEditorText: () => (hasUI ? host.pageUi.getEditorText() : ''),
   });
   const ctx = withRefusals('ctx', {
     ui,
