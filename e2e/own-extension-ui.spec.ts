@@ -45,6 +45,8 @@ test('a typed extension shows its widget above the Command box, asks through an 
   await run(page, '/plan');
   const plan = page.getByRole('dialog', { name: 'Plan the beds' });
   const text = plan.getByRole('textbox', { name: 'Text' });
+  // The dialogs' views load with the first request (a chunk of their own): on two loaded cores, seconds.
+  await expect(plan).toBeVisible({ timeout: 20_000 });
   await expect(text).toHaveValue('beans');
   await expect(text).toBeFocused();
   await page.keyboard.press('End');

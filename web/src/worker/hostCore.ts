@@ -17,7 +17,7 @@ import type { ApprovalPolicy } from './toolGate';
 export type SessionEvent =
   | { readonly event: 'session_start' }
   | { readonly event: 'session_switch'; readonly reason: 'new' | 'resume' | 'fork' }
-  | { readonly event: 'session_branch' }
+  | { readonly event: 'session_branch'; readonly previousSessionFile: undefined }
   | { readonly event: 'session_tree'; readonly newLeafId: EntryId | null; readonly oldLeafId: EntryId | null };
 
 /** A run stopped at `ctx.ui.*`, kept until the page answers: the answer resumes it, and reports as its command's. */

@@ -168,3 +168,29 @@ describe('ctx.ui.editor, setWidget and the Command box’s text', () => {
     expect(host.view().editorText).toEqual({ seq: 2, text: ' and more', paste: true });
   });
 });
+
+describe('session_branch', () => {
+  const watcher = (seen: { type: unknown; keys: string[] }[]): ExtensionFactory => (pi) => {
+    for (const name of ['session_switch', 'session_branch'] as const) pi.on(name, (event) => void seen.push({ type: (event as { type: unknown }).type, keys: Object.keys(event as object) }));
+  };
+
+  it('a Fork from an entry that is not the leaf (OMP’s /branch) fires session_branch with previousSessionFile, and no session_switch', async () => {
+    const seen: { type: unknown; keys: string[] }[] = [];
+    const { host } = await hostWith(watcher(seen), 10);
+    await host.runLine('first');
+    const first = host.core.journal.leafId!;
+    await host.runLine('second');
+    const before = host.sessionId;
+    await host.forkSession(first);
+    expect(host.sessionId).not.toBe(before);
+    expect(seen).toEqual([{ type: 'session_branch', keys: ['type', 'previousSessionFile'] }]);
+  });
+
+  it('a Fork at the leaf (OMP’s /fork) still fires session_switch "fork", and no session_branch', async () => {
+    const seen: { type: unknown; keys: string[] }[] = [];
+    const { host } = await hostWith(watcher(seen), 11);
+    await host.runLine('only');
+    await host.forkSession(host.core.journal.leafId);
+    expect(seen).toEqual([{ type: 'session_switch', keys: ['type', 'reason'] }]);
+  });
+});
