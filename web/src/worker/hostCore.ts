@@ -1,7 +1,7 @@
 import { freshEntryId, type EntryId, type IdSource, type SessionId } from '$domain/ids';
 import { customEntry, type JournalEntry } from '$domain/journal/entry';
 import { SessionJournal } from '$domain/journal/journal';
-import type { EditedVersion, ExtensionKind, LeafBehind } from '../protocol/messages';
+import type { EditedVersion, ExtensionKind, LeafBehind, PageModel } from '../protocol/messages';
 import { DEFAULT_APPROVAL_MODE, type ApprovalMode } from '../../../extension/ompApi';
 import type { ApprovalResolution } from './approval';
 import { EventLog } from './eventLog';
@@ -54,6 +54,8 @@ export class HostCore implements HostServices {
   readonly events = new EventLog();
   /** `ctx.ui.setStatus` keys and texts, in the order they were first set. */
   readonly statuses = new Map<string, string>();
+  /** The real model the page last asked on the Agents tab (`ctx.model`); undefined until then. */
+  realModel: PageModel | undefined = undefined;
   /** `ctx.ui.setWidget` and the Command box's text (`setEditorText`, `pasteToEditor`). */
   readonly pageUi = new PageUi();
   /** Extension runs waiting on a UI request the page shows, by request id, with the command that started each. */
@@ -124,6 +126,10 @@ export class HostCore implements HostServices {
 
   appendCustomMessage(message: CustomMessageFields): void {
     this.appendNow({ type: 'custom_message', ...message, ...this.place() });
+  }
+
+  currentModel(): PageModel | undefined {
+    return this.realModel;
   }
 
   hasUI(): boolean {

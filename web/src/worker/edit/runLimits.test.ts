@@ -23,6 +23,7 @@ function recordingHost() {
     appendCustom: (_customType, data) => void appended.push(data),
     appendCustomMessage: () => undefined,
     pageUi: new PageUi(),
+    currentModel: () => undefined,
     hasUI: () => true,
     setStatus: (key, text) => void statuses.set(key, text),
     notified: (notice) => void notices.push(notice),

@@ -30,6 +30,7 @@ function hostOver(journal: SessionJournal, hasUI = true) {
     appendCustom: () => undefined,
     appendCustomMessage: () => undefined,
     pageUi: new PageUi(),
+    currentModel: () => undefined,
     hasUI: () => hasUI,
     setStatus: () => undefined,
     notified: (notice) => void notices.push(notice),

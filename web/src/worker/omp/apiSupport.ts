@@ -154,7 +154,7 @@ export const API_SUPPORT: Readonly<Record<string, ApiSupport>> = {
   'ctx.sessionManager.putBlobSync()': ['refused', NO_FILES],
   'ctx.modelRegistry': ['refused', 'the worker holds no API keys: the model key stays in the page.'],
   'ctx.localProtocolOptions': ['works', 'Left undefined (it is optional): the page bridges no external tools.'],
-  'ctx.model': ['works', 'Undefined: the page\'s session has no model of its own (a real model on the Agents tab is driven by the page).'],
+  'ctx.model': ['works', 'Undefined until the page asks a real model on the Agents tab; from that request on (its `input` and `before_agent_start` handlers included), that model as `id`, `name` (the id), `api` and `provider` (the page\'s preset, such as "ollama") only: not its address (the worker never sees it), cost, context window or catalog identity. A scripted agent\'s run leaves it as it was; a reload forgets it.'],
   'ctx.models': ['not yet'],
   'ctx.isIdle()': ['not yet'],
   'ctx.abort()': ['not yet'],

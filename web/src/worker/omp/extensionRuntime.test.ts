@@ -40,6 +40,7 @@ function recordingHost(hasUI = true) {
     appendCustom: (customType, data) => void appended.push([customType, data]),
     appendCustomMessage: () => undefined,
     pageUi: new PageUi(),
+    currentModel: () => undefined,
     hasUI: () => hasUI,
     setStatus: (key, text) => void statuses.set(key, text),
     notified: (notice) => void notices.push(notice),

@@ -13,6 +13,7 @@ import type { ExtensionAPI } from '../../../../extension/ompApi';
 import { freshDatabases } from '../databases.testkit';
 import { PlaygroundHost } from '../playgroundHost';
 import * as toolCalls from '../toolCalls';
+import { endAgent, startAgent } from './agentRun';
 import type { ExtensionFactory } from './extensionRuntime';
 
 const databases = freshDatabases('host-members-test');
@@ -192,5 +193,24 @@ describe('session_branch', () => {
     await host.runLine('only');
     await host.forkSession(host.core.journal.leafId);
     expect(seen).toEqual([{ type: 'session_switch', keys: ['type', 'reason'] }]);
+  });
+});
+
+describe('ctx.model', () => {
+  it('undefined until the page asks a real model; then the model it asked, seen from before_agent_start on; a scripted agent’s run leaves it', async () => {
+    const seen: unknown[] = [];
+    const { host } = await hostWith((pi) => {
+      pi.registerCommand('model', { handler: async (_args, ctx) => ctx.ui.notify(JSON.stringify((ctx as unknown as { model: unknown }).model) ?? 'none') });
+      (pi.on as (event: string, handler: (event: unknown, ctx: unknown) => void) => void)('before_agent_start', (_event, ctx) => void seen.push((ctx as { model: unknown }).model));
+    }, 12);
+    expect(await host.runLine('/model')).toMatchObject({ text: 'none' });
+    await startAgent(host.core, 'Hello', 'You are helpful.', { provider: 'ollama', id: 'qwen3', api: 'openai-completions' });
+    await endAgent(host.core, 'Hi.');
+    const qwen = { id: 'qwen3', name: 'qwen3', api: 'openai-completions', provider: 'ollama' };
+    expect(seen).toEqual([qwen]);
+    expect(JSON.parse((await host.runLine('/model')).text)).toEqual(qwen);
+    await startAgent(host.core, 'Reserve basil.', '');
+    await endAgent(host.core, 'Done.');
+    expect(JSON.parse((await host.runLine('/model')).text)).toEqual(qwen);
   });
 });

@@ -23,6 +23,7 @@ async function loaded(): Promise<ExtensionRuntime> {
     appendCustom: () => undefined,
     appendCustomMessage: () => undefined,
     pageUi: new PageUi(),
+    currentModel: () => undefined,
     hasUI: () => true,
     setStatus: () => undefined,
     notified: () => undefined,
