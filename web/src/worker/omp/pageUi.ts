@@ -6,7 +6,11 @@ export interface WidgetView {
   readonly lines: readonly string[];
 }
 
-/** What an extension last did to the Command box: `seq` grows with each call, so the page applies each once. */
+/**
+ * What an extension last did to the Command box: `seq` grows with each call, so the page applies
+ * each once. It counts from the clock, so a worker that replaced another (the watchdog's) numbers
+ * its first edit above the last one the page applied.
+ */
 export interface EditorTextView {
   readonly seq: number;
   readonly text: string;
@@ -41,12 +45,16 @@ export class PageUi {
 
   setEditorText(text: string): void {
     this.text = String(text);
-    this.editor = { seq: this.editor.seq + 1, text: this.text, paste: false };
+    this.editor = { seq: this.nextSeq(), text: this.text, paste: false };
   }
 
   pasteToEditor(text: string): void {
     this.text += String(text);
-    this.editor = { seq: this.editor.seq + 1, text: String(text), paste: true };
+    this.editor = { seq: this.nextSeq(), text: String(text), paste: true };
+  }
+
+  private nextSeq(): number {
+    return Math.max(this.editor.seq + 1, Date.now());
   }
 
   getEditorText(): string {
