@@ -114,11 +114,11 @@ export class CommandLine {
     return this.answerConfirmation(false);
   }
 
-  /** The learner's answer to a `select` or `input` request (`null`: cancelled). */
+  /** The learner's answer to a `select`, `input` or `editor` request (`null`: cancelled). */
   answerRequest(value: string | null): Promise<void> {
     const request = this.pending;
     if (!request || request.kind === 'confirm') return Promise.resolve();
-    return this.answer(request.kind === 'select' ? { kind: 'select', id: request.id, choice: value } : { kind: 'input', id: request.id, text: value });
+    return this.answer(request.kind === 'select' ? { kind: 'select', id: request.id, choice: value } : { kind: request.kind, id: request.id, text: value });
   }
 
   private answerConfirmation(confirmed: boolean): Promise<void> {
