@@ -67,7 +67,6 @@ test('lesson 10 by hand: a variable’s note follows you; run unchanged it does 
   await expect(checkpoint(page)).toContainText('lies on another branch');
 
   // The rebuild typed in and run: the step judges what this version says from here on.
-  await replaceInEditor(page, { file: 'my-extension.ts', find: 'import type { ExtensionAPI } from', replace: 'import type { ExtensionAPI, ExtensionContext } from' });
   await replaceInEditor(page, { file: 'my-extension.ts', find: 'let note = "";', replace: REBUILD });
   await runMyVersion(page);
   await expect(checkpoint(page)).toContainText('Not yet');

@@ -5,8 +5,9 @@
  * note on the branch it was written on. But the extension answers `/note` and fills the status
  * line from its own variable, which only ever holds the last note typed, on whichever branch.
  * Fork the conversation and ask `/note`: the variable does not know the branch moved.
+ * (`ExtensionContext` is imported for the rebuild the lesson has you write.)
  */
-import type { ExtensionAPI } from "@oh-my-pi/pi-coding-agent";
+import type { ExtensionAPI, ExtensionContext } from "@oh-my-pi/pi-coding-agent";
 
 const NOTE_ENTRY = "my-note";
 
