@@ -25,14 +25,13 @@ async function runMyVersion(page: Page): Promise<void> {
   await expect(codePanel(page).getByRole('status', { name: 'Your extension' })).toContainText('Your extension runs now');
 }
 
-/** The rebuild from the branch, as a learner types it into `my-extension.ts`. */
+/**
+ * The rebuild from the branch, as a learner types it into `my-extension.ts`. Each line is balanced,
+ * so typing it with the editor's bracket closing on comes out as written (as own-extension.spec.ts).
+ */
 const REBUILD = [
   'let note = "";',
-  '\tconst rebuild = (ctx: ExtensionContext) => {',
-  '\t\tnote = "";',
-  '\t\tfor (const entry of ctx.sessionManager.getBranch()) if (entry.type === "custom" && entry.customType === NOTE_ENTRY) note = (entry.data as { text: string }).text;',
-  '\t\tctx.ui.setStatus("my-note", note ? "Note: " + note : "No note on this branch");',
-  '\t};',
+  '\tconst rebuild = (ctx: ExtensionContext) => { note = ""; for (const entry of ctx.sessionManager.getBranch()) if (entry.type === "custom" && entry.customType === NOTE_ENTRY) note = (entry.data as { text: string }).text; ctx.ui.setStatus("my-note", note ? "Note: " + note : "No note on this branch"); };',
   '\tfor (const event of ["session_start", "session_switch", "session_tree"] as const) pi.on(event, async (_event, ctx) => rebuild(ctx));',
 ].join('\n');
 
