@@ -140,6 +140,8 @@ const Note = z.strictObject({
   says: z.enum(['this-branch', 'another-branch']),
   firstAfter: z.optional(z.enum(['moved', 'reopened'])),
   otherNote: z.optional(z.boolean()),
+  /** Whether the line appended entries: `nothing` is a read (`/note`), `something` a write (`/note <text>`). */
+  wrote: z.optional(Wrote),
   ...factPlacement,
 });
 export type NoteMatch = z.infer<typeof Note>;

@@ -190,6 +190,7 @@ export class StepFacts {
         saysOfLine(line) === cond.says &&
         (cond.firstAfter === undefined || line.firstAfter.includes(cond.firstAfter)) &&
         (cond.otherNote === undefined || line.otherNote === cond.otherNote) &&
+        (cond.wrote === undefined || line.wrote === cond.wrote) &&
         this.placed(line, cond),
       cond,
       (line) => ({ seq: line.seq, revision: null, values: { note: line.onBranch ?? '' } }),

@@ -17,6 +17,8 @@ export interface NoteLine extends RanUnder {
   readonly firstAfter: readonly ('moved' | 'reopened')[];
   /** Off the branch lies a note different from this branch's. */
   readonly otherNote: boolean;
+  /** The line appended entries (a write), or none (a read). */
+  readonly wrote: 'nothing' | 'something';
 }
 
 const noteText = (data: unknown): string | null => {
@@ -43,6 +45,7 @@ export function noteLinesOf(facts: readonly StampedFact[], type: string): NoteLi
       offBranch,
       firstAfter: anchor !== null && fact.custom.appended === 0 ? [anchor] : [],
       otherNote: offBranch.some((text) => text !== onBranch),
+      wrote: fact.custom.appended === 0 ? 'nothing' : 'something',
     });
     anchor = null;
   }
