@@ -13,7 +13,7 @@ async function lessonShape(page: Page): Promise<number[]> {
   return counts;
 }
 
-const LESSON_COUNT = 9;
+const LESSON_COUNT = 10;
 
 // One test per lesson: each step is analysed whole in the light theme, then in the dark theme for
 // colour contrast, the one rule a theme changes (the document is the same; only its colours

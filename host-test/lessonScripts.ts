@@ -220,6 +220,19 @@ class StepWriter implements LessonActionDriver {
   async discardEdits(): Promise<void> {
     this.push({ pageOnly: 'discard-edits' });
   }
+
+  // A lesson in "Your own extension" runs no Seed Desk: its solution is replayed as own scripts (ownLessonScripts.ts).
+  async ownFiles(): Promise<void> {
+    throw new Error(`${this.label}: "own-files" belongs to a lesson with own: true, replayed by ownLessonScripts.ts`);
+  }
+
+  async ownEdit(): Promise<void> {
+    throw new Error(`${this.label}: "own-edit" belongs to a lesson with own: true, replayed by ownLessonScripts.ts`);
+  }
+
+  async runOwn(): Promise<void> {
+    throw new Error(`${this.label}: "run-own" belongs to a lesson with own: true, replayed by ownLessonScripts.ts`);
+  }
 }
 
 export interface LessonScript extends Script {
@@ -229,7 +242,8 @@ export interface LessonScript extends Script {
 
 export async function lessonScripts(): Promise<LessonScript[]> {
   const scripts: LessonScript[] = [];
-  for (const lesson of LESSONS) {
+  // A lesson in "Your own extension" runs the learner's extension, not the Seed Desk: ownLessonScripts.ts replays it.
+  for (const lesson of LESSONS.filter((item) => item.own !== true)) {
     const writer = new StepWriter();
     await writer.write('setup', lesson.setup);
     for (const step of lesson.steps) await writer.write(step.id, step.solution);

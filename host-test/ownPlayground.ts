@@ -38,6 +38,15 @@ async function runOne(script: Script, seed: number): Promise<string> {
   // Imported when needed, as the worker does: its `virtual:` imports resolve once pageEdits.ts has registered the hooks.
   const { loadFactory } = await import('./pageEditedModule');
   const host = await PlaygroundHost.start(store, seededIdSource(seed), { extension: (await loadFactory(code)) as ExtensionFactory });
+  // A reopen is a new process that loads the module again, as the worker's own path does it
+  // (web/src/worker/edit/ownExtension.ts `restart`): the factory runs afresh, its variables gone.
+  const { ExtensionRuntime } = await import('../web/src/worker/omp/extensionRuntime');
+  const { replaceRuntime } = await import('../web/src/worker/edit/editing');
+  const restart = async (): Promise<void> => {
+    replaceRuntime(host.core, await ExtensionRuntime.load((await loadFactory(code)) as ExtensionFactory, host.core), host.core.extensionKind, null);
+    host.core.restartExtension = restart;
+  };
+  host.core.restartExtension = restart;
   const runner = new OwnPlaygroundRunner(host, store, seed, new Answers(script.answers ?? []));
   const steps = await runSteps(runner, script);
   const trace = normalizeTrace({ script: script.name, omitted: [], steps }, runner.sessions.ids, [], runner.entries.ids);

@@ -9,7 +9,7 @@
  * agent_end); the model replies as `ScriptedTurns` says and keeps the system prompt it was sent.
  */
 import type { NotedStep } from './hostNotes';
-import type { Harness, MockReplyContext } from './ompTypes';
+import type { Harness, MockReplyContext, OpenOptions } from './ompTypes';
 import { Answers, CLOSING, customOnBranch, isHostRecord, messageText, shownIds, TURN_CALL } from './ownSteps';
 import { isUserMessage } from './realReads';
 import { RealRunner } from './realRunner';
@@ -55,9 +55,15 @@ export class OwnRealRunner extends RealRunner {
     dir: (name: string) => string,
     readonly answers: Answers,
     private readonly turns: ScriptedTurns,
+    /** The own extension's module: a reopen is a new process that loads it again, with the scripted model. */
+    private readonly extensionFile: string,
   ) {
     super(h, runDir, dir);
     this.entries.add(shownIds(h.sm.getEntries()));
+  }
+
+  protected override variant(): Pick<OpenOptions, 'extensionFile' | 'mockModel'> {
+    return { extensionFile: this.extensionFile, mockModel: (context) => this.turns.reply(context) };
   }
 
   protected override confirmAnswer(title: string): boolean {

@@ -11,6 +11,7 @@
  * when one no longer differs, so the list only ever shrinks. Empty it as the page's host gains
  * what it names (issue 37, point 2: branch h37-api).
  */
+import { ownLessonScripts } from './ownLessonScripts';
 import type { Script, Step } from './script';
 
 export const KNOWN_OWN_DIFFERENCES: Readonly<Record<string, string>> = {
@@ -66,5 +67,7 @@ export function ownScripts(): Script[] {
       branched: [{ command: '/note' }],
       end: [{ command: '/note' }, { tool: {}, name: 'read_note' }],
     }),
+    // Issue 37's lesson: its solution under each version it runs.
+    ...ownLessonScripts(),
   ];
 }

@@ -25,7 +25,7 @@ export async function realOwn(checks: Checks, dir: (name: string) => string): Pr
       const runDir = dir(`own-${script.name}`);
       const turns = new ScriptedTurns();
       const answers = new Answers(script.answers ?? []);
-      const runner = new OwnRealRunner(await openSession({ dir: runDir, extensionFile: file, mockModel: (context) => turns.reply(context) }), runDir, dir, answers, turns);
+      const runner = new OwnRealRunner(await openSession({ dir: runDir, extensionFile: file, mockModel: (context) => turns.reply(context) }), runDir, dir, answers, turns, file);
       try {
         const steps = await runSteps(runner, script);
         const trace = normalizeTrace({ script: script.name, omitted: [], steps }, runner.sessions.ids, [], runner.entries.ids);

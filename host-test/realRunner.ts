@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AgentStepper } from '../domain/agents/stepper';
 import { openSession, type ApprovalMode, type Harness, type UserPolicy } from './omp';
+import type { OpenOptions } from './ompTypes';
 import type { HostNote, NotedStep } from './hostNotes';
 import { branchPair, fileDeskLines, fileView } from './realFile';
 import { commandOutcome, deskView, isDesk, isUserMessage, newestOffBranch } from './realReads';
@@ -215,8 +216,8 @@ export class RealRunner {
   }
 
   private variantFile: string | null = null;
-  /** The extension to load: the edited variant while one runs. */
-  private variant(step?: Extract<Step, { extension: unknown }>): { extensionFile?: string } {
+  /** The extension to load: the edited variant while one runs (an own extension's runner: always its own, ownReal.ts). */
+  protected variant(step?: Extract<Step, { extension: unknown }>): Pick<OpenOptions, 'extensionFile' | 'mockModel'> {
     if (step?.extension === 'edited') {
       this.variantFile = `${VARIANTS}/${step.variant}.js`;
       if (!existsSync(this.variantFile)) throw new Error(`${this.variantFile} is missing: scripts/break-it-variants.mjs built no variant for step ${step.variant}`);

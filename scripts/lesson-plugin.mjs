@@ -25,6 +25,7 @@ export function pageLesson(lesson) {
     title: lesson.title,
     summary: lesson.summary,
     setup: lesson.setup,
+    ...(lesson.own ? { own: true } : {}),
     steps: lesson.steps.map(({ wrong: _wrong, file: _file, goal: _goal, ...step }) => step),
   };
 }
@@ -35,7 +36,7 @@ export function lessonGoals(lesson) {
 }
 
 export function lessonIndex(lessons) {
-  return lessons.map((lesson) => ({ id: lesson.id, title: lesson.title, steps: lesson.steps.map((step) => step.id) }));
+  return lessons.map((lesson) => ({ id: lesson.id, title: lesson.title, steps: lesson.steps.map((step) => step.id), ...(lesson.own ? { own: true } : {}) }));
 }
 
 function indexModule(lessons) {

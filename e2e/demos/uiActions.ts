@@ -212,7 +212,34 @@ export function uiDriver(demo: Demo): LessonActionDriver {
       await discard.click();
       await expect(code.getByRole('status', { name: 'Your version' })).toContainText('Your edits are discarded');
     },
+    async ownFiles(from) {
+      const code = await openOwnWorkspace(page);
+      await code.getByRole('combobox', { name: 'Start from' }).selectOption(from);
+      await code.getByRole('button', { name: 'Start over from this' }).click();
+      await expect(code.getByRole('status', { name: 'Your extension' })).toContainText('Your files start over from');
+    },
+    async ownEdit(edit) {
+      await openOwnWorkspace(page);
+      // Found with the editor's search and typed key by key (e2e/typing.ts), as in "Break it".
+      await replaceInEditor(page, { file: 'my-extension.ts', ...edit });
+    },
+    async runOwn() {
+      const code = await openOwnWorkspace(page);
+      const runButton = code.getByRole('button', { name: 'Run my version' });
+      await runButton.click();
+      // The first compile starts esbuild-wasm: seen past 30 s on two cores shared by several runs.
+      await expect(runButton).toBeEnabled({ timeout: 60_000 });
+      await expect(code.getByRole('status', { name: 'Your extension' })).toContainText('Your extension runs now');
+    },
   };
+}
+
+/** The Code tab on "Your own extension" (a lesson that works there opens it on arrival). */
+async function openOwnWorkspace(page: Page) {
+  await openTool(page, 'Code');
+  const code = page.getByRole('tabpanel', { name: 'Code', exact: true });
+  await expect(code.getByRole('heading', { name: 'Your own extension' })).toBeVisible();
+  return code;
 }
 
 async function typeLine(page: Page, text: string): Promise<void> {
@@ -366,6 +393,12 @@ export function describeAction(action: LessonAction): string {
       return 'Code tab: "Run my version"';
     case 'shipped-extension':
       return 'Code tab: "Back to the shipped extension"';
+    case 'own-files':
+      return `Your own extension: start over from ${action.from}`;
+    case 'own-edit':
+      return `Your own extension: in my-extension.ts replace "${action.find}" with "${action.replace}"`;
+    case 'run-own':
+      return 'Your own extension: "Run my version"';
     default:
       return action.do;
   }

@@ -49,7 +49,7 @@ const factPlacement = {
   before: z.optional(z.string()),
   latest: z.optional(z.boolean()),
   ui: z.optional(z.enum(['headless', 'interactive'])),
-  extension: z.optional(z.enum(['shipped', 'edited'])),
+  extension: z.optional(z.enum(['shipped', 'edited', 'own'])),
   text: z.optional(z.enum(['as-shipped', 'changed'])),
   editedFrom: z.optional(z.enum(['an-edit', 'shipped'])),
   count: z.optional(Count),
@@ -61,7 +61,7 @@ export const TOOL_CALLERS = ['you', 'careful', 'careless', 'model'] as const;
 /** Seed desk entries in the journal before and after the attempt: a refusal leaves them equal. */
 const Wrote = z.enum(['nothing', 'something']);
 
-export const OUTCOME_KINDS = ['answered', 'said', 'committed', 'cancelled', 'refused', 'failed', 'meanwhile', 'moved', 'reopened', 'new-session', 'forked', 'from-another-tab', 'corrupted'] as const;
+export const OUTCOME_KINDS = ['answered', 'said', 'committed', 'cancelled', 'refused', 'failed', 'meanwhile', 'moved', 'reopened', 'new-session', 'forked', 'from-another-tab', 'corrupted', 'own-ran'] as const;
 export const OUTCOME_PATHS = ['line', 'dialog', 'tool', 'compare', 'meanwhile', 'another-tab'] as const;
 
 const Outcome = z.strictObject({
@@ -128,6 +128,24 @@ const Tool = z.strictObject({
 });
 export type ToolMatch = z.infer<typeof Tool>;
 
+/**
+ * Issue 37's lesson: a line the learner's own extension ended, read against its custom entries of
+ * `type` (each one's `data.text` is a note). `says`: the line's text names the active branch's
+ * note (and no other note), or names a note that lies only off the branch. `firstAfter`: the line
+ * is the first one after a move in the tree or a reopen, with nothing appended between, so what it
+ * says is what the extension rebuilt. `otherNote`: off the branch lies a different note.
+ */
+const Note = z.strictObject({
+  type: z.string(),
+  says: z.enum(['this-branch', 'another-branch']),
+  firstAfter: z.optional(z.enum(['moved', 'reopened'])),
+  otherNote: z.optional(z.boolean()),
+  /** Whether the line appended entries: `nothing` is a read (`/note`), `something` a write (`/note <text>`). */
+  wrote: z.optional(Wrote),
+  ...factPlacement,
+});
+export type NoteMatch = z.infer<typeof Note>;
+
 const Dialog = z.strictObject({
   /** `none`: still waiting. */
   answered: z.optional(z.enum(['confirm', 'cancel', 'none'])),
@@ -190,8 +208,8 @@ const State = {
       there: z.optional(DeskNumbers),
     }),
   ),
-  /** Which extension the worker runs: the one that ships, or the learner's edited version ("Break it"). */
-  extension: z.optional(z.enum(['shipped', 'edited'])),
+  /** Which extension the worker runs: the one that ships, the learner's edited version ("Break it"), or their own (issue 37). */
+  extension: z.optional(z.enum(['shipped', 'edited', 'own'])),
   /** The page's desk finds this branch corrupt (true) or readable (false). A goal with `corruptBranch: true` is judged on a corrupt branch. */
   corruptBranch: z.optional(z.boolean()),
   /** The closing question's answer (the newest). */
@@ -202,13 +220,13 @@ const State = {
   check: z.optional(z.strictObject({ name: z.string(), item: z.optional(Item) })),
 };
 
-export const CONDITION_KEYS = ['outcome', 'tool', 'dialog', ...Object.keys(State), 'not', 'all', 'any'] as const;
+export const CONDITION_KEYS = ['outcome', 'tool', 'dialog', 'note', ...Object.keys(State), 'not', 'all', 'any'] as const;
 
 const exactlyOne = z.refine((value: unknown) => CONDITION_KEYS.filter((key) => (value as Record<string, unknown>)[key] !== undefined).length === 1, {
   message: `name exactly one condition: ${CONDITION_KEYS.join(', ')}`,
 });
 
-const baseShape = { outcome: z.optional(Outcome), tool: z.optional(Tool), dialog: z.optional(Dialog), ...State };
+const baseShape = { outcome: z.optional(Outcome), tool: z.optional(Tool), dialog: z.optional(Dialog), note: z.optional(Note), ...State };
 type BaseCondition = z.infer<ReturnType<typeof z.strictObject<typeof baseShape>>>;
 
 /** One condition: a fact or a state to find, or `not`/`all`/`any` of others. */

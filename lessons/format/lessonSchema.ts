@@ -66,6 +66,12 @@ export const LessonActionSchema = z.discriminatedUnion('do', [
   z.strictObject({ do: z.literal('shipped-extension') }),
   /** "Discard my edits": the editor shows the shipped files again (nothing runs; a wrong attempt's shortcut). */
   z.strictObject({ do: z.literal('discard-edits') }),
+  /** "Your own extension" (issue 37): its files begin again from one of the starts the workspace offers (nothing runs yet). */
+  z.strictObject({ do: z.literal('own-files'), from: z.string() }),
+  /** The own extension's editor: in `my-extension.ts`, the text `find` (once) becomes `replace`. */
+  z.strictObject({ do: z.literal('own-edit'), find: z.string(), replace: z.string() }),
+  /** The own workspace's "Run my version": the learner's files run alone, on the own extension's session. */
+  z.strictObject({ do: z.literal('run-own') }),
 ]);
 export type LessonAction = z.infer<typeof LessonActionSchema>;
 
@@ -123,6 +129,8 @@ export const LessonFrontmatterSchema = z.strictObject({
   summary: Text,
   /** Reset brings the playground to this start: a new session, then these actions. */
   setup: z._default(Actions, []),
+  /** The lesson works in "Your own extension" (issue 37): its Code tab is the own workspace, and choosing it keeps the own extension. */
+  own: z.optional(z.literal(true)),
 });
 
 export const LessonSchema = z.strictObject({ ...LessonFrontmatterSchema.shape, steps: z.array(LessonStepSchema).check(z.minLength(1)) });
@@ -141,4 +149,6 @@ export interface LessonIndexEntry {
   readonly title: string;
   /** Step ids, in order (progress is stored by step id). */
   readonly steps: readonly string[];
+  /** The lesson works in "Your own extension". */
+  readonly own?: true;
 }

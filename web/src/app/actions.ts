@@ -1,8 +1,9 @@
 import type { LessonAction } from '../../../lessons/format/lessonSchema';
-import { draftsWithEdit, fillRevisions, performAction, type LessonActionDriver, type LessonEdit } from '../tutorial/lessonActions';
+import { draftsWithEdit, fillRevisions, ownTextWithEdit, performAction, type LessonActionDriver, type LessonEdit } from '../tutorial/lessonActions';
 import { resetStep, type StepStart } from '../tutorial/stepStart';
 import { agentRunnerOf } from './agentRunner.svelte';
 import { MEANWHILE_ITEM, STEP_BACK_PAST_INVALID, type Playground } from './playground.svelte';
+import { OWN_ENTRY } from './ownExtension.svelte';
 import { appendCorrupt } from './refusalDemos';
 
 /**
@@ -51,6 +52,18 @@ function pageDriver(playground: Playground): LessonActionDriver {
       if (playground.view?.extension === 'edited') await playground.edits.backToShipped();
     },
     discardEdits: async () => playground.edits.discard(),
+    async ownFiles(from) {
+      await playground.own.enter();
+      await playground.own.begin(from);
+    },
+    async ownEdit(edit) {
+      await playground.own.enter();
+      playground.own.useEntryText(ownTextWithEdit(playground.own.drafts[OWN_ENTRY] ?? '', edit));
+    },
+    async runOwn() {
+      await playground.own.run();
+      if (playground.own.problems.length > 0 || !playground.own.running) throw new Error(playground.own.message ?? 'Your extension did not run.');
+    },
   };
 }
 

@@ -155,7 +155,7 @@ export class CommandLine {
 
   /** What every answer comes to on the page: printed, noted for the goals, and a request shown when the extension asked. */
   private async settle(outcome: LineOutcome, via: OutcomeVia, typed: string): Promise<void> {
-    for (const fact of factsOfOutcome(outcome, via, typed)) this.facts.note(fact, outcome.by, outcome.version);
+    for (const fact of factsOfOutcome(outcome, via, typed)) this.facts.note(fact, outcome.own ? 'own' : outcome.by, outcome.version);
     if (outcome.kind !== 'asked') {
       this.print(outputKind(outcome), outcome.text, this.saidByEdited(outcome));
       return;

@@ -1,5 +1,5 @@
-import type { Fact, StampedFact } from '../tutorial/facts';
-import type { EditedVersion, ExtensionKind, HostView } from '../protocol/messages';
+import type { Fact, RunningExtension, StampedFact } from '../tutorial/facts';
+import type { EditedVersion, HostView } from '../protocol/messages';
 
 /** What the learner did, for the tutorial's checkpoints: the newest 500 facts, numbered. */
 export class FactLog {
@@ -10,10 +10,10 @@ export class FactLog {
   constructor(private readonly view: () => HostView | null = () => null) {}
 
   /** `extension`, `version`: the ones that produced the fact, when the answer said so (else the ones running now). */
-  note(fact: Fact, extension?: ExtensionKind, version?: EditedVersion): void {
+  note(fact: Fact, extension?: RunningExtension, version?: EditedVersion): void {
     // Read only when the answer did not say: the Command line's path stays as web/CONTEXT.md lists it.
     const now = extension === undefined ? this.view() : null;
-    const by = extension ?? now?.extension ?? 'shipped';
+    const by = extension ?? (now?.own ? 'own' : now?.extension) ?? 'shipped';
     const edited = extension === undefined ? now?.editedVersion : version;
     this.facts = [...this.facts.slice(-499), { ...fact, seq: ++this.seq, extension: by, ...(by === 'edited' && edited ? { version: edited } : {}) } as StampedFact];
   }

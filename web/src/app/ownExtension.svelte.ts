@@ -1,6 +1,7 @@
 import type { CompileProblem } from '../protocol/messages';
 import type { Connection } from './connection.svelte';
 import type { Desk } from './desk.svelte';
+import type { FactLog } from './facts.svelte';
 
 /** The file OMP loads (web/src/worker/edit/ownCompile.ts `OWN_ENTRY`: the page does not import the worker's module). */
 export const OWN_ENTRY = 'my-extension.ts';
@@ -30,6 +31,8 @@ export class OwnExtension {
   constructor(
     private readonly connection: Connection,
     private readonly desk: Desk,
+    /** "Run my version" is a fact for the lesson that works here (issue 37's lesson). */
+    private readonly facts: FactLog,
     /** After going back: an edited Seed Desk that was running runs again (as after a reload). */
     private readonly restoreEdited: () => Promise<void>,
   ) {}
@@ -81,6 +84,12 @@ export class OwnExtension {
     this.drafts = { ...this.drafts, [path]: text };
   }
 
+  /** The entry file's text replaced from outside the editor (a lesson's prepared edit): the editor shows it. */
+  useEntryText(text: string): void {
+    this.drafts = { ...this.drafts, [OWN_ENTRY]: text };
+    this.generation++;
+  }
+
   /** A new, empty file to import from `my-extension.ts`; a refusal says why in `message`. Returns whether it was added. */
   addFile(name: string): boolean {
     const path = name.trim();
@@ -110,6 +119,7 @@ export class OwnExtension {
       }
       this.problems = [];
       this.connection.restarted = null;
+      this.facts.note({ kind: 'own-ran' }, 'own');
       this.message = `Your extension runs now, alone, on its own session${result.compileMs === null ? '' : ` (compiled in the worker in ${result.compileMs} ms)`}. Type its commands in the Command box as /name args.`;
     } catch (error) {
       this.message = `Not run: ${error instanceof Error ? error.message : String(error)}`;

@@ -1,3 +1,4 @@
+import noteInAVariable from '../../../extension/own/note-in-a-variable.ts?raw';
 import template from '../../../extension/own/template.ts?raw';
 import confirmDestructive from '../../../fixtures/omp-examples/confirm-destructive.ts?raw';
 import hello from '../../../fixtures/omp-examples/hello.ts?raw';
@@ -19,6 +20,7 @@ export interface OwnStart {
 
 export const OWN_STARTS: readonly OwnStart[] = [
   { id: 'template', label: 'Template: a note per branch', text: template },
+  { id: 'note-in-a-variable', label: 'Lesson 10: a note in a variable', text: noteInAVariable },
   { id: 'hello', label: 'OMP example: hello (a tool)', text: hello },
   { id: 'pirate', label: 'OMP example: pirate (before_agent_start)', text: pirate },
   { id: 'status-line', label: 'OMP example: status-line (turn events)', text: statusLine },

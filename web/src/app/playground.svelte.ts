@@ -54,7 +54,7 @@ export class Playground {
     this.events = new EventFeed(this.connection);
     this.closing = new ClosingQuestion(this.facts, this.command);
     this.edits = new ExtensionEdits(this.connection, this.desk);
-    this.own = new OwnExtension(this.connection, this.desk, () => this.edits.restore());
+    this.own = new OwnExtension(this.connection, this.desk, this.facts, () => this.edits.restore());
   }
 
   /** One message: open the session and start the first screen's watches. */

@@ -48,6 +48,19 @@ export const EntryCountsSchema = z.object({ before: z.number(), after: z.number(
 export type EntryCounts = z.infer<typeof EntryCountsSchema>;
 
 /**
+ * Issue 37's lesson: what the custom entries held when the learner's own extension ended a run,
+ * as data (a goal compares what the extension said with it, never the reverse): how many entries
+ * the run appended; per custom type, the newest entry's `data` on the active branch; and the
+ * `data` of that type's entries that lie off it.
+ */
+export const CustomEntriesSchema = z.object({
+  appended: z.number(),
+  onBranch: z.record(z.string(), z.unknown()),
+  offBranch: z.record(z.string(), z.array(z.unknown())),
+});
+export type CustomEntries = z.infer<typeof CustomEntriesSchema>;
+
+/**
  * What every outcome carries beside how the run ended: which extension ran it, and the seed desk
  * entries before and after. The page reads these facts from the answer, not from its desk (which
  * another tab or a later answer may already have changed). Spread into each variant, so an answer
@@ -59,6 +72,8 @@ const RUN = {
   deskEntries: EntryCountsSchema,
   /** Issue 37: the learner's own extension ran it (Seed Desk was not loaded; `by` then names the Seed Desk it replaced). */
   own: z.optional(z.literal(true)),
+  /** With `own`: the custom entries as the run left them. */
+  custom: z.optional(CustomEntriesSchema),
 };
 
 /**

@@ -1,3 +1,4 @@
+import type { CustomEntries } from '../protocol/outcomes';
 import type { ApprovalModeView, ApprovalPolicy, BranchItem, ComparisonView, DeskChange, EditedVersion, EventLogItem, ExtensionKind, HostView, LeafBehind, QueryAnswer, ToolCallOutcome } from '../protocol/messages';
 
 /** Who made a seed_desk call: the learner by hand, a scripted agent's run, or a real model's turn. */
@@ -41,14 +42,21 @@ export type Fact =
   /** A step's own question answered (`question`: the step that asked it). */
   | { readonly kind: 'question-answer'; readonly question: string; readonly value: 'yes' | 'no' }
   /** The Refusals panel's invalid snapshot appended; `validAfter`: a valid one followed it. */
-  | { readonly kind: 'corrupted'; readonly validAfter: boolean };
+  | { readonly kind: 'corrupted'; readonly validAfter: boolean }
+  /** Issue 37: "Run my version" ran the learner's own extension. */
+  | { readonly kind: 'own-ran' }
+  /** Issue 37: a line the learner's own extension ended: what it said, and the custom entries as it left them. */
+  | { readonly kind: 'own-line'; readonly text: string; readonly custom: CustomEntries };
+
+/** The extension the host ran: Seed Desk as shipped or edited, or the learner's own (issue 37). */
+export type RunningExtension = ExtensionKind | 'own';
 
 /**
  * A fact as the log keeps it: numbered, and stamped with the extension the host ran when the page
  * noted it (absent: the shipped one) and, for the edited one, what its text was and what it was
  * changed from, so a goal can ask under which version a refusal happened.
  */
-export type StampedFact = Fact & { readonly seq: number; readonly extension?: ExtensionKind; readonly version?: EditedVersion };
+export type StampedFact = Fact & { readonly seq: number; readonly extension?: RunningExtension; readonly version?: EditedVersion };
 
 /** Everything a checkpoint may look at. */
 export interface Observed {

@@ -1,7 +1,8 @@
 import { parseJsonObject } from '$domain/jsonObject';
 import type { DeskChange } from '../protocol/messages';
 import type { DeskEntryCounts, Observed, StampedFact } from './facts';
-import type { ChangeMatch, Count, DialogMatch, OutcomeMatch, RevisionMatch, ToolMatch } from '../../../lessons/format/goalSchema';
+import type { ChangeMatch, Count, DialogMatch, NoteMatch, OutcomeMatch, RevisionMatch, ToolMatch } from '../../../lessons/format/goalSchema';
+import { noteLinesOf, saysOfLine } from './goalNotes';
 import { deskDetails, dialogsOf, outcomeOf, outcomeOfTool, racedAnswers, ranUnder, stoppedBy, type DialogFact, type OutcomeFact, type RanUnder, type ToolFact } from './goalOutcomes';
 
 export { deskDetails, stoppedBy } from './goalOutcomes';
@@ -44,7 +45,7 @@ interface Placement {
   after?: string | undefined;
   before?: string | undefined;
   ui?: 'headless' | 'interactive' | undefined;
-  extension?: 'shipped' | 'edited' | undefined;
+  extension?: 'shipped' | 'edited' | 'own' | undefined;
   text?: 'as-shipped' | 'changed' | undefined;
   editedFrom?: 'an-edit' | 'shipped' | undefined;
 }
@@ -177,6 +178,22 @@ export class StepFacts {
       (dialog) => (cond.answered === undefined || dialog.answered === cond.answered) && changeMatches(cond.about, dialog.about) && this.placed(dialog, cond),
       cond,
       (dialog) => ({ seq: dialog.seq, revision: null, values: {} }),
+    );
+  }
+
+  /** A line of the learner's own extension, read against its notes (goalNotes.ts). */
+  note(cond: NoteMatch): Match | null {
+    return this.pick(
+      noteLinesOf(this.observed.facts, cond.type),
+      () => true,
+      (line) =>
+        saysOfLine(line) === cond.says &&
+        (cond.firstAfter === undefined || line.firstAfter.includes(cond.firstAfter)) &&
+        (cond.otherNote === undefined || line.otherNote === cond.otherNote) &&
+        (cond.wrote === undefined || line.wrote === cond.wrote) &&
+        this.placed(line, cond),
+      cond,
+      (line) => ({ seq: line.seq, revision: null, values: { note: line.onBranch ?? '' } }),
     );
   }
 

@@ -1,5 +1,5 @@
-import type { DeskChange, EditedVersion, ExtensionKind, ToolCallOutcome } from '../protocol/messages';
-import type { ToolCaller } from './facts';
+import type { DeskChange, EditedVersion, ToolCallOutcome } from '../protocol/messages';
+import type { RunningExtension, ToolCaller } from './facts';
 import type { DeskEntryCounts, StampedFact } from './facts';
 import type { OutcomeMatch } from '../../../lessons/format/goalSchema';
 
@@ -12,7 +12,7 @@ import type { OutcomeMatch } from '../../../lessons/format/goalSchema';
 /** Which extension ran a fact: its kind, and for the edited one what its text was and what it was changed from. */
 export interface RanUnder {
   readonly seq: number;
-  readonly extension: ExtensionKind;
+  readonly extension: RunningExtension;
   readonly version: EditedVersion | null;
 }
 
@@ -121,6 +121,8 @@ export function outcomeOf(fact: StampedFact): OutcomeFact | null {
       return { ...base, kind: 'from-another-tab', path: 'another-tab' };
     case 'corrupted':
       return { ...base, kind: 'corrupted', validAfter: fact.validAfter };
+    case 'own-ran':
+      return { ...base, kind: 'own-ran' };
     default:
       return null;
   }

@@ -132,7 +132,7 @@ export function evaluateState(condition: Condition, observed: Observed): Match |
   if (condition.event) return eventHolds(observed, condition.event.channel) ? met() : null;
   if (condition.status) return view.status.includes(view.revision) ? met() : null;
   if (condition.comparison) return comparisonHolds(observed, condition.comparison) ? met() : null;
-  if (condition.extension) return view.extension === condition.extension ? met() : null;
+  if (condition.extension) return (view.own ? 'own' : view.extension) === condition.extension ? met() : null;
   if (condition.corruptBranch !== undefined) return (view.corrupt !== null) === condition.corruptBranch ? met() : null;
   if (condition.closing) return closingHolds(observed, condition.closing) ? met() : null;
   if (condition.question) return questionHolds(observed, condition.question) ? met() : null;

@@ -38,6 +38,7 @@ const OUTCOME_WORDS: Readonly<Record<OutcomeMatch['kind'], string>> = {
   forked: 'a fork of the session',
   'from-another-tab': 'an entry from another tab',
   corrupted: 'an invalid snapshot from the Refusals panel',
+  'own-ran': 'your own extension run with "Run my version"',
 };
 
 function outcome(match: OutcomeMatch): string {
@@ -47,7 +48,7 @@ function outcome(match: OutcomeMatch): string {
   if (match.path) parts.push(`through ${match.path === 'line' ? 'the Command line' : match.path === 'tool' ? 'seed_desk' : `the ${match.path}`}`);
   if (match.wrote === 'nothing') parts.push('that writes nothing');
   if (match.after) parts.push(`after ${match.after}`);
-  if (match.extension) parts.push(match.extension === 'edited' ? 'while your edited version runs' : 'while the shipped extension runs');
+  if (match.extension) parts.push(match.extension === 'edited' ? 'while your edited version runs' : match.extension === 'own' ? 'while your own extension runs' : 'while the shipped extension runs');
   return `this step still needs ${parts.join(' ')}.`;
 }
 
@@ -62,6 +63,10 @@ function tool(match: ToolMatch): string {
 export function describeCondition(condition: Condition): string {
   if (condition.outcome) return outcome(condition.outcome);
   if (condition.tool) return tool(condition.tool);
+  if (condition.note) {
+    const when = condition.note.firstAfter === 'moved' ? ' right after a move in the Session tree' : condition.note.firstAfter === 'reopened' ? ' right after a reopen' : '';
+    return condition.note.says === 'this-branch' ? `\`/note\`${when} should say this branch's own note.` : `\`/note\`${when} should say a note written on another branch.`;
+  }
   if (condition.dialog) return condition.dialog.answered === 'none' ? 'a dialog should be waiting for your answer.' : `answer the dialog with ${condition.dialog.answered ?? 'Confirm or Cancel'}.`;
   if (condition.not) return `this step must not include: ${describeCondition(condition.not).replace(/^this step still needs /, '')}`;
   if (condition.all) return condition.all.map(describeCondition).join(' ');
@@ -83,7 +88,7 @@ export function describeCondition(condition: Condition): string {
   if (condition.event) return `the newest ${condition.event.channel} event should carry the current revision.`;
   if (condition.status) return 'the status line should show the current revision.';
   if (condition.comparison) return 'select an entry in the Session tree and press "Compare with selected".';
-  if (condition.extension) return condition.extension === 'edited' ? 'press "Run my version" in the Code tab.' : 'press "Back to the shipped extension" in the Code tab.';
+  if (condition.extension) return condition.extension === 'shipped' ? 'press "Back to the shipped extension" in the Code tab.' : 'press "Run my version" in the Code tab.';
   if (condition.corruptBranch !== undefined) return condition.corruptBranch ? 'this step needs a branch that ends on an invalid snapshot.' : 'move to an earlier, valid entry.';
   if (condition.closing) return 'choose an answer to the question.';
   if (condition.question) return 'answer the question below the step with Yes or No.';

@@ -25,6 +25,7 @@ export function evaluate(condition: Condition, facts: StepFacts): Match | null {
   if (condition.outcome) return facts.outcome(condition.outcome);
   if (condition.tool) return facts.tool(condition.tool);
   if (condition.dialog) return facts.dialog(condition.dialog);
+  if (condition.note) return facts.note(condition.note);
   if (condition.not) return evaluate(condition.not, facts) ? null : NO_FACT;
   if (condition.all) return condition.all.every((part) => evaluate(part, facts) !== null) ? NO_FACT : null;
   if (condition.any) return condition.any.map((part) => evaluate(part, facts)).find((match) => match !== null) ?? null;

@@ -76,6 +76,12 @@ export interface LessonActionDriver {
   shippedExtension(): Promise<void>;
   /** "Discard my edits": the editor's drafts back to the shipped files (the running extension stays). */
   discardEdits(): Promise<void>;
+  /** "Your own extension" (issue 37): its files begin again from a start the workspace offers (nothing runs). */
+  ownFiles(from: string): Promise<void>;
+  /** The own workspace's editor: in `my-extension.ts`, `find` (once) becomes `replace`. */
+  ownEdit(edit: Omit<LessonActionOf<'own-edit'>, 'do'>): Promise<void>;
+  /** The own workspace's "Run my version". */
+  runOwn(): Promise<void>;
 }
 
 /** Every action kind's entry: a new kind in the schema without one here does not compile. */
@@ -118,6 +124,9 @@ export const LESSON_ACTIONS: LessonActionTable = {
   'run-edited': (driver) => driver.runEdited(),
   'shipped-extension': (driver) => driver.shippedExtension(),
   'discard-edits': (driver) => driver.discardEdits(),
+  'own-files': (driver, action) => driver.ownFiles(action.from),
+  'own-edit': (driver, { find, replace }) => driver.ownEdit({ find, replace }),
+  'run-own': (driver) => driver.runOwn(),
 };
 
 /** Does one lesson action with `driver`. */
@@ -142,6 +151,12 @@ export function fillRevisions(args: Readonly<Record<string, unknown>>, facts: re
   }
   const fill = (value: unknown): unknown => (value === '$latest' ? (revisions.at(-1) ?? value) : value === '$previous' ? (revisions.at(-2) ?? value) : value);
   return Object.fromEntries(Object.entries(args).map(([key, value]) => [key, fill(value)]));
+}
+
+/** The own extension's entry file after one prepared edit (`find` once becomes `replace`). */
+export function ownTextWithEdit(text: string, edit: Omit<LessonActionOf<'own-edit'>, 'do'>): string {
+  if (text.split(edit.find).length !== 2) throw new Error(`my-extension.ts does not hold this text exactly once: ${edit.find}`);
+  return text.replace(edit.find, edit.replace);
 }
 
 /**

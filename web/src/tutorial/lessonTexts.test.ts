@@ -58,10 +58,12 @@ const ADDED_AFTER: Readonly<Record<string, string>> = {
 };
 
 describe('lessons as content', () => {
-  it('has the eight lessons of the source and "Break it", of three to fourteen steps, each with at least one wrong attempt per step', () => {
-    expect(LESSONS).toHaveLength(9);
-    expect(LESSONS.at(-1)?.id).toBe('break-it');
-    for (const lesson of LESSONS) {
+  it('has the eight lessons of the source, "Break it" and "Your own branch-aware extension", of three to fourteen steps (the last: two), each with at least one wrong attempt per step', () => {
+    expect(LESSONS).toHaveLength(10);
+    expect(LESSONS.at(-2)?.id).toBe('break-it');
+    expect(LESSONS.at(-1)?.id).toBe('own-branch-state');
+    expect(LESSONS.at(-1)?.steps).toHaveLength(2);
+    for (const lesson of LESSONS.slice(0, -1)) {
       expect(lesson.steps.length, lesson.id).toBeGreaterThanOrEqual(3);
       expect(lesson.steps.length, lesson.id).toBeLessThanOrEqual(14);
       for (const step of lesson.steps) expect(step.wrong.length, step.id).toBeGreaterThan(0);
@@ -69,8 +71,9 @@ describe('lessons as content', () => {
   });
 
   it('keeps every step id the playground had before the lessons became markdown, but the retired ones, and the lessons\' titles', () => {
-    expect(LESSONS.filter((lesson) => lesson.id !== 'break-it').map((lesson) => lesson.title)).toEqual(TITLES);
-    const kept = LESSONS.filter((lesson) => lesson.id !== 'break-it').map((lesson) => lesson.steps.map((step) => step.id).filter((id) => !Object.hasOwn(ADDED_AFTER, id)));
+    const source = LESSONS.filter((lesson) => lesson.id !== 'break-it' && lesson.own !== true);
+    expect(source.map((lesson) => lesson.title)).toEqual(TITLES);
+    const kept = source.map((lesson) => lesson.steps.map((step) => step.id).filter((id) => !Object.hasOwn(ADDED_AFTER, id)));
     expect(kept).toEqual(KEPT_STEP_IDS);
     const ids = LESSONS.flatMap((lesson) => lesson.steps.map((step) => step.id));
     for (const retired of RETIRED_STEP_IDS) expect(ids, retired).not.toContain(retired);

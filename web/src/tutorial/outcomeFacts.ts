@@ -32,5 +32,7 @@ const FACTS_OF: { readonly [K in RunEndKind]: FactsOf<K> } = {
 export function factsOfOutcome(outcome: LineOutcome, via: OutcomeVia, typed = ''): Fact[] {
   // TypeScript cannot correlate the table's entry with the outcome across the union; the table's type does.
   const factsOf = FACTS_OF[outcome.kind] as FactsOf<RunEndKind>;
-  return factsOf(outcome as Extract<LineOutcome, { kind: RunEndKind }>, via, typed);
+  const facts = factsOf(outcome as Extract<LineOutcome, { kind: RunEndKind }>, via, typed);
+  // The learner's own extension (issue 37): whatever the run came to, what it said beside its custom entries.
+  return outcome.custom ? [...facts, { kind: 'own-line', text: outcome.text, custom: outcome.custom }] : facts;
 }

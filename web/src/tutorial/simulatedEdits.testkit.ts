@@ -1,6 +1,8 @@
 import { vi } from 'vitest';
 import type { PlaygroundHost } from '../worker/playgroundHost';
-import { draftsWithEdit, type LessonEdit } from './lessonActions';
+import { startText } from '../app/ownStarts';
+import { OWN_ENTRY } from '../worker/edit/ownCompile';
+import { draftsWithEdit, ownTextWithEdit, type LessonEdit } from './lessonActions';
 
 /**
  * "Break it"'s actions for the simulated page: the editor's drafts, "Run my version" and "Back to
@@ -11,8 +13,15 @@ import { draftsWithEdit, type LessonEdit } from './lessonActions';
 vi.mock('../worker/edit/compiler', async () => {
   const graph = await import('virtual:extension-graph');
   const { makeCompiler } = await import('../worker/edit/compileCore');
-  const compile = makeCompiler(await import('esbuild-wasm'), graph);
-  return { loadCompiler: () => Promise.resolve(), compile: (edits: Record<string, string>) => compile(edits, { kind: 'run' }) };
+  const esbuild = await import('esbuild-wasm');
+  const compile = makeCompiler(esbuild, graph);
+  const { compileOwn } = await import('../worker/edit/ownCompile');
+  return {
+    loadCompiler: () => Promise.resolve(),
+    compile: (edits: Record<string, string>) => compile(edits, { kind: 'run' }),
+    // Issue 37: the learner's own extension, compiled from its files alone.
+    compileOwnFiles: (files: Record<string, string>, download = false) => compileOwn(esbuild, files, { download }),
+  };
 });
 
 vi.mock('../worker/edit/editedModule', async (importOriginal) => {
@@ -55,5 +64,28 @@ export class SimulatedEdits {
 
   async shipped(host: PlaygroundHost): Promise<void> {
     if (host.view().extension === 'edited') await host.useShipped();
+  }
+}
+
+/** "Your own extension" (issue 37) as the simulated page's driver does it: its files, its editor's prepared edits, "Run my version". */
+export class SimulatedOwn {
+  private files: Record<string, string> = {};
+  private start = 'template';
+
+  begin(from: string): void {
+    const text = startText(from);
+    if (text === null) throw new Error(`The workspace offers no start "${from}".`);
+    this.files = { [OWN_ENTRY]: text };
+    this.start = from;
+  }
+
+  edit(edit: { readonly find: string; readonly replace: string }): void {
+    this.files = { ...this.files, [OWN_ENTRY]: ownTextWithEdit(this.files[OWN_ENTRY] ?? '', edit) };
+  }
+
+  async run(host: PlaygroundHost): Promise<void> {
+    const { runOwn } = await import('../worker/edit/ownExtension');
+    const run = await runOwn(host.core, { ...this.files }, this.start, () => undefined);
+    if (run.kind !== 'running') throw new Error(`your extension did not run: ${JSON.stringify(run)}`);
   }
 }

@@ -7,10 +7,10 @@ import { PlaygroundHost } from '../worker/playgroundHost';
 import { JournalStore } from '../worker/store';
 import { Watches } from '../worker/watches';
 import { removeGuards } from '../worker/edit/guards';
-import type { CheckResult, Fact, Observed, StampedFact, ToolCaller } from './facts';
+import type { CheckResult, Fact, Observed, RunningExtension, StampedFact, ToolCaller } from './facts';
 import { checkGoal } from './goals';
 import type { CompiledStep, LessonAction } from '../../../lessons/format/lessonSchema';
-import { SimulatedEdits } from './simulatedEdits.testkit';
+import { SimulatedEdits, SimulatedOwn } from './simulatedEdits.testkit';
 import { resetStep, settingsOf, stepStartOf, type StepStart } from './stepStart';
 import { twinTabReserves } from './simulatedTabs.testkit';
 import { fillRevisions, performAction, type LessonActionDriver } from './lessonActions';
@@ -50,6 +50,7 @@ export async function closePages(): Promise<void> {
  */
 export class SimulatedPage {
   private readonly edits = new SimulatedEdits();
+  private readonly own = new SimulatedOwn();
   private facts: StampedFact[] = [];
   private seq = 0;
   /** What the extension waits for (the command line's `pending`). */
@@ -71,7 +72,7 @@ export class SimulatedPage {
 
   /** As the command line's `settle`: the outcome's facts from the page's table, and a request kept when the extension asked. */
   private settle(outcome: LineOutcome, via: OutcomeVia, typed: string): void {
-    for (const fact of factsOfOutcome(outcome, via, typed)) this.note(fact, outcome.by, outcome.version);
+    for (const fact of factsOfOutcome(outcome, via, typed)) this.note(fact, outcome.own ? 'own' : outcome.by, outcome.version);
     this.pending = outcome.kind === 'asked' ? outcome.request : null;
   }
 
@@ -98,9 +99,9 @@ export class SimulatedPage {
   }
 
   /** As the page's FactLog: numbered, and stamped with the extension that produced it (the one the host runs, unless the answer said). */
-  private note(fact: Fact, extension?: ExtensionKind, version?: EditedVersion): void {
+  private note(fact: Fact, extension?: RunningExtension, version?: EditedVersion): void {
     const view = this.host.view();
-    const by = extension ?? view.extension ?? 'shipped';
+    const by = extension ?? (view.own ? 'own' : view.extension) ?? 'shipped';
     const edited = extension === undefined ? view.editedVersion : version;
     this.facts.push({ ...fact, seq: ++this.seq, extension: by, ...(by === 'edited' && edited ? { version: edited } : {}) } as StampedFact);
   }
@@ -242,6 +243,12 @@ export class SimulatedPage {
     runEdited: () => this.edits.run(this.host),
     shippedExtension: () => this.edits.shipped(this.host),
     discardEdits: async () => this.edits.discard(),
+    ownFiles: async (from) => this.own.begin(from),
+    ownEdit: async (edit) => this.own.edit(edit),
+    runOwn: async () => {
+      await this.own.run(this.host);
+      this.note({ kind: 'own-ran' }, 'own');
+    },
   };
 
   /** The Agents tab's run; "Run to end" with none started is a lesson's mistake. */

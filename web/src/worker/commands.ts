@@ -8,6 +8,7 @@ import { DeskChangeSchema, QueryAnswerSchema, RefusalCodeSchema, type LineOutcom
 import type { UiAnswer, UiRequestKind } from '../protocol/uiRequests';
 import { sameType } from '../protocol/sameType';
 import type { HostCore } from './hostCore';
+import { customEntries } from './customEntries';
 import type { DialogAnswerer } from './omp/extensionRuntime';
 import type { Invocation } from './omp/extensionRuntime';
 
@@ -83,10 +84,11 @@ export async function answerUi(core: HostCore, answer: UiAnswer): Promise<RunEnd
  */
 export async function reported(core: HostCore, run: () => Promise<RunEnd>): Promise<LineOutcome> {
   const before = core.journal.seedDeskEntryCount;
+  const size = core.journal.size;
   const by = core.extensionKind;
   const version = core.editedVersion;
   const end = await run();
-  const own = core.own ? { own: true as const } : {};
+  const own = core.own ? { own: true as const, custom: customEntries(core.journal, core.journal.size - size) } : {};
   return { ...end, by, ...(version ? { version } : {}), deskEntries: { before, after: core.journal.seedDeskEntryCount }, ...own };
 }
 

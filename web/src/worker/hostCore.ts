@@ -75,6 +75,12 @@ export class HostCore implements HostServices {
   /** The learner's own extension (issue 37) is active and waits for the page to run it again (after a reload). */
   ownWaiting = false;
   /**
+   * How a reopen starts the running extension afresh, as a new OMP process imports it again: set
+   * while the learner's own extension runs (its module evaluated anew, so state kept in a variable
+   * is gone, as it is in OMP), null for Seed Desk (which keeps nothing outside the journal).
+   */
+  restartExtension: (() => Promise<void>) | null = null;
+  /**
    * Set while the session opens: its stored head (desk, revision, counts), so the first view is
    * answered before the whole journal is read; `journal` is an empty stand-in until then.
    */

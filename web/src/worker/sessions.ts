@@ -133,7 +133,9 @@ export async function reopen(core: HostCore): Promise<void> {
     core.writeFailure = `Session ${core.sessionId} is no longer in the database (another tab may have deleted the database). Start a new session, or import an exported file.`;
     throw new StorageFailure(core.writeFailure);
   }
-  // A reopen is a new host process on the same file: the extension starts again (`session_start`).
+  // A reopen is a new host process on the same file: the extension starts again (`session_start`),
+  // the learner's own one imported afresh (its variables gone, as in OMP).
+  if (core.restartExtension) await core.restartExtension();
   core.useJournal(reloaded, null, { event: 'session_start' });
   if (core.pendingApproval) {
     core.notify('warning', `The seed_desk call ${core.pendingApproval.callId} was waiting for approval; the reopen dropped it without a result, as a restarted host would.`);

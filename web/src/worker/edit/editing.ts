@@ -177,6 +177,7 @@ export function replaceRuntime(core: HostCore, runtime: ExtensionRuntime, kind: 
   core.extensions = runtime;
   // The own extension (issue 37) replaces Seed Desk, whichever ran: `extensionKind` says which, for the way back.
   core.own = kind === 'own';
+  if (kind !== 'own') core.restartExtension = null;
   if (kind !== 'own') core.extensionKind = kind;
   core.editedVersion = version;
 }

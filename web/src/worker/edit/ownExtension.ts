@@ -116,6 +116,7 @@ async function enter(core: HostCore, code: string, stored: StoredOwn | null, pro
   const kept = here || !stored?.sessionId ? null : stored.sessionId === core.sessionId ? core.journal : await loadJournal(core.store, asSessionId(stored.sessionId));
   const journal = here ? core.journal : (kept ?? (await createSession(core.store, core.ids, { materialized: true })));
   replaceRuntime(core, loaded.runtime, 'own', null);
+  core.restartExtension = () => restart(core, code);
   core.editedWaiting = false;
   const said = here
     ? `The host now runs your changed extension (${OWN_PATH}) on its session; Seed Desk is not loaded.`
@@ -130,6 +131,22 @@ async function enter(core: HostCore, code: string, stored: StoredOwn | null, pro
   }
   loaded.named();
   return null;
+}
+
+/**
+ * A reopen is a new host process: the module is imported again and its factory run, so nothing
+ * the extension kept outside the session survives (sessions.ts fires `session_start` after).
+ * A module that no longer loads (it cannot: the same code loaded before) leaves the old runtime.
+ */
+async function restart(core: HostCore, code: string): Promise<void> {
+  const loaded = await loadLearnerRuntime(core, code, OWN_PATH);
+  if ('problem' in loaded) {
+    core.notify('warning', `Your extension could not be loaded again for the reopen (${loaded.problem.text}); the one that ran keeps running.`);
+    return;
+  }
+  replaceRuntime(core, loaded.runtime, 'own', null);
+  core.restartExtension = () => restart(core, code);
+  loaded.named();
 }
 
 /** The session to go back to: kept while the own extension runs, else the one the host is on now. */
