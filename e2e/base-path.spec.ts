@@ -8,6 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { openTool, output, run } from './support';
 
+// The service worker under the sub-path is checked here (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /**
  * Issue 22, "hosted anywhere": a build made with `--base=/seed-desk/` (a project page on a static
  * host) works entirely under that sub-path. The spec builds into its own folder and serves it with
