@@ -51,8 +51,9 @@ export default defineConfig({
     serviceWorkers: 'block',
   },
   webServer: {
-    // Build first, so the tests never run against a stale dist/.
-    command: `npx vite build --bypass-lock --outDir ../${E2E_DIST} && npx vite preview --bypass-lock --outDir ../${E2E_DIST} --host 127.0.0.1 --port ${PORT} --strictPort`,
+    // Build first, so the tests never run against a stale dist/. E2E_PREBUILT=1: `npm test` has just
+    // built it (beside the type check and the unit tests), so the server only previews it.
+    command: `${process.env.E2E_PREBUILT === '1' ? '' : `npx vite build --bypass-lock --outDir ../${E2E_DIST} && `}npx vite preview --bypass-lock --outDir ../${E2E_DIST} --host 127.0.0.1 --port ${PORT} --strictPort`,
     url: `http://127.0.0.1:${PORT}`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,
