@@ -8,6 +8,7 @@ import { lessonPlugin } from './scripts/lesson-plugin.mjs';
 import { extensionGraphPlugin } from './scripts/extension-graph-plugin.mjs';
 import { workerCspPlugin } from './scripts/worker-csp-plugin.mjs';
 import { modelPlugin } from './scripts/model-plugin.mjs';
+import { zodClassicPlugin } from './scripts/zod-classic-plugin.mjs';
 
 // The page lives in web/ (DESIGN layout); the pure domain sits beside it in domain/.
 const root = fileURLToPath(new URL('./web', import.meta.url));
@@ -28,6 +29,8 @@ export default defineConfig({
     modelPlugin(),
     // The edited extension's sources for the worker's compiler; here for the dev server (builds take `worker.plugins` below).
     extensionGraphPlugin(),
+    // `pi.zod` for a learner's own extension: zod's classic API as text, imported by the worker on first use.
+    zodClassicPlugin(),
     svelte({ configFile: fileURLToPath(new URL('./svelte.config.js', import.meta.url)) }),
     // Offline after the first load: Workbox precaches every built file (page, worker, styles).
     // main.ts registers the service worker in production builds only (no inline script: CSP).
@@ -48,8 +51,8 @@ export default defineConfig({
     alias: { $domain: fileURLToPath(new URL('./domain', import.meta.url)) },
   },
   // The worker compiles the learner's edited extension from the shipped one's files (`virtual:extension-graph`, issue 23).
-  // Its first chunk has a budget (40 KiB gzip): the minifier's kept annotations (`@__PURE__`, 337 of them) cost 0.4 KiB there and serve nothing at run time.
-  worker: { format: 'es', plugins: () => [extensionGraphPlugin()], rolldownOptions: { output: { comments: false } } },
+  // Its first chunk has a budget (44 KiB gzip since issue 37): the minifier's kept annotations (`@__PURE__`, 337 of them) cost 0.4 KiB there and serve nothing at run time.
+  worker: { format: 'es', plugins: () => [extensionGraphPlugin(), zodClassicPlugin()], rolldownOptions: { output: { comments: false } } },
   // The worker's dependencies, bundled when the dev server starts: found only when the worker
   // first loads, they would make the server re-bundle and reload the page on its first visit.
   // The editor's and the compiler's too (loaded on "Edit" and "Run my version").

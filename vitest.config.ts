@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { codeViewPlugin } from './scripts/code-view-plugin.mjs';
 import { lessonPlugin } from './scripts/lesson-plugin.mjs';
 import { extensionGraphPlugin } from './scripts/extension-graph-plugin.mjs';
+import { zodClassicPlugin } from './scripts/zod-classic-plugin.mjs';
 
 /**
  * Svelte's browser runtime. The page's feature classes (`web/src/app/*.svelte.ts`) are runes, and
@@ -22,6 +23,8 @@ export default defineConfig({
   plugins: [
     codeViewPlugin(),
     extensionGraphPlugin(),
+    // `pi.zod` (issue 37), as the worker gets it.
+    zodClassicPlugin(),
     lessonPlugin(),
     // `*.svelte.ts` compiled as for the page (`client`), not for a server as Vite would in Node.
     svelte({ configFile: fileURLToPath(new URL('./svelte.config.js', import.meta.url)), dynamicCompileOptions: () => ({ generate: 'client' }) }),

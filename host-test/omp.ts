@@ -122,7 +122,10 @@ export async function openSession(options: OpenOptions): Promise<Harness> {
       ui.requests.push({ kind: 'input', title });
       return harness.answers.input?.(title);
     },
-    editor: async () => undefined,
+    editor: async (title: string, prefill?: string) => {
+      ui.requests.push({ kind: 'editor', title, prefill: prefill ?? '' });
+      return harness.answers.input?.(title);
+    },
     notify: record.notify,
     setStatus: record.setStatus,
     onTerminalInput: () => () => {},

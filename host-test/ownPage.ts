@@ -36,6 +36,8 @@ function askedView(request: UiRequest): AskedView {
       return { kind: 'select', title: request.title, options: request.options };
     case 'input':
       return { kind: 'input', title: request.title };
+    case 'editor':
+      return { kind: 'editor', title: request.title, prefill: request.prefill };
   }
 }
 
@@ -67,7 +69,7 @@ export class OwnPlaygroundRunner extends PlaygroundRunner {
     const view = askedView(request);
     if (request.kind === 'confirm') return { kind: 'confirm', id: request.id, confirmed: this.answers.confirm(view) };
     const text = this.answers.text(view) ?? null;
-    return request.kind === 'select' ? { kind: 'select', id: request.id, choice: text } : { kind: 'input', id: request.id, text };
+    return request.kind === 'select' ? { kind: 'select', id: request.id, choice: text } : { kind: request.kind, id: request.id, text };
   }
 
   protected override confirmAnswer(request: UiRequest): boolean {

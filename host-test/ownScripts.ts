@@ -14,8 +14,6 @@
 import type { Script, Step } from './script';
 
 export const KNOWN_OWN_DIFFERENCES: Readonly<Record<string, string>> = {
-  hello: 'the page has no pi.zod yet, so the factory throws at pi.zod.object (issue 37 point 2)',
-  template: 'the page has no pi.zod yet, so the factory throws at pi.zod.object (issue 37 point 2)',
   'status-line': 'the page fires no turn_start/turn_end yet, so the status never counts a turn (issue 37 point 3)',
   'confirm-destructive': 'the page fires no session_before_switch / session_before_branch yet (no confirm, no select, no cancel) and has no /branch: its Fork fires session_switch "fork" where OMP fires session_branch (issue 37 point 2)',
 };

@@ -19,13 +19,15 @@ async function sources() {
     return {
       'extension-graph': [`export const entry = ${JSON.stringify(graph.entry)};`, `export const files = ${JSON.stringify(graph.files)};`, `export const npm = ${JSON.stringify(npm)};`, `export const hash = ${JSON.stringify(hash)};`].join('\n'),
       'extension-npm': plugin.npmModuleSource(npm, hash),
+      // `pi.zod` for an own extension (scripts/zod-classic-plugin.mjs).
+      'zod-classic': await (await import(pathToFileURL(fileURLToPath(new URL('../scripts/zod-classic-plugin.mjs', here))).href)).zodClassicSource(),
     };
   })();
   return made;
 }
 
 export async function resolve(specifier, context, next) {
-  if (specifier.startsWith('virtual:extension-')) return { url: new URL(`${specifier.slice('virtual:'.length)}.mjs`, VIRTUAL).href, shortCircuit: true };
+  if (specifier.startsWith('virtual:extension-') || specifier === 'virtual:zod-classic') return { url: new URL(`${specifier.slice('virtual:'.length)}.mjs`, VIRTUAL).href, shortCircuit: true };
   if (specifier in REDIRECTS && context.parentURL?.endsWith('/web/src/worker/edit/editing.ts')) return next(REDIRECTS[specifier], context);
   return next(specifier, context);
 }

@@ -204,7 +204,8 @@ export interface StepTrace {
 export type AskedView =
   | { readonly kind: 'confirm'; readonly title: string; readonly message: string }
   | { readonly kind: 'select'; readonly title: string; readonly options: readonly string[] }
-  | { readonly kind: 'input'; readonly title: string };
+  | { readonly kind: 'input'; readonly title: string }
+  | { readonly kind: 'editor'; readonly title: string; readonly prefill: string };
 
 export interface OwnView {
   readonly session: string;

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 export const MAIN_BUDGET = 70 * 1024;
-export const WORKER_BUDGET = 40 * 1024;
+// 44 KiB since issue 37 (docs/decisions.md, "The worker's budget after the extension API"): the agent, session and UI members an own extension uses.
+export const WORKER_BUDGET = 44 * 1024;
 
 const gzipped = (path) => gzipSync(readFileSync(path)).length;
 

@@ -33,6 +33,7 @@ export default function myExtension(pi: ExtensionAPI) {
 
 	pi.on("session_start", async (_event, ctx) => rebuild(ctx));
 	pi.on("session_switch", async (_event, ctx) => rebuild(ctx));
+	pi.on("session_branch", async (_event, ctx) => rebuild(ctx));
 	pi.on("session_tree", async (_event, ctx) => rebuild(ctx));
 
 	pi.registerCommand("note", {

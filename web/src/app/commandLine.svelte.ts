@@ -114,19 +114,23 @@ export class CommandLine {
     return this.answerConfirmation(false);
   }
 
-  /** The learner's answer to a `select` or `input` request (`null`: cancelled). */
+  /** The learner's answer to a `select`, `input` or `editor` request (`null`: cancelled). */
   answerRequest(value: string | null): Promise<void> {
     const request = this.pending;
     if (!request || request.kind === 'confirm') return Promise.resolve();
-    return this.answer(request.kind === 'select' ? { kind: 'select', id: request.id, choice: value } : { kind: 'input', id: request.id, text: value });
+    return this.answer(request.kind === 'select' ? { kind: 'select', id: request.id, choice: value } : { kind: request.kind, id: request.id, text: value });
   }
 
   private answerConfirmation(confirmed: boolean): Promise<void> {
     const request = this.pending;
     const event = { type: confirmed ? 'CONFIRM' : 'CANCEL' } as const;
-    if (request?.kind !== 'confirm' || !this.actor?.getSnapshot().can(event)) return Promise.resolve();
-    this.actor.send(event);
-    return this.answer({ kind: 'confirm', id: request.id, confirmed });
+    const actor = this.actor;
+    if (request?.kind !== 'confirm' || !actor?.getSnapshot().can(event)) return Promise.resolve();
+    // The request is posted first: the worker's commit does not wait for the machine's step and
+    // the dialog's redraw, which run meanwhile on this thread (the answer comes in a later task).
+    const answered = this.answer({ kind: 'confirm', id: request.id, confirmed });
+    actor.send(event);
+    return answered;
   }
 
   /** One `answerUi` request; the run it resumes ends in `settle`, as a line does. */

@@ -11,12 +11,22 @@ export class Desk {
   /** Said once after a reload that undid a navigation which had appended nothing. */
   reloadNotice = $state.raw<string | null>(null);
   private readonly memoBefore = readLeafMemo();
+  /**
+   * Whether the memo this tab last wrote says the leaf was off the last appended entry. A memo
+   * whose `behind` is null is never read for anything (`sayWhyTheLeafMoved` stops there), so while
+   * the leaf stays on the last appended entry (every Confirm, every append) nothing is written:
+   * one synchronous sessionStorage write less on each answer (issue 38).
+   */
+  private memoBehind = true;
 
   constructor(connection: Connection, facts: FactLog) {
     connection.onView((view, cause) => {
       const first = this.view === null;
       this.view = view;
-      writeLeafMemo(view);
+      if (view.leafBehind !== null || this.memoBehind) {
+        writeLeafMemo(view);
+        this.memoBehind = view.leafBehind !== null;
+      }
       if (first) this.sayWhyTheLeafMoved(view);
       if (cause === 'foreign') facts.note({ kind: 'foreign-append' });
     });

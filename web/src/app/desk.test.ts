@@ -66,6 +66,25 @@ describe('Desk: after a reload', () => {
     expect(JSON.parse(storage.getItem(MEMO_KEY) ?? 'null')).toEqual({ sessionId: 'session-1', leafId: 'entry-3', behind: { navigated: true, foreignEntryId: null } });
   });
 
+  it('writes the memo only while the leaf is off the last entry, and once more when it is back on it', async () => {
+    const storage = new MemoryStorage();
+    stubStorage('sessionStorage', storage);
+    const writes = vi.spyOn(storage, 'setItem');
+    const fake = new FakeConnection();
+    deskOn(fake);
+    await fake.open(hostView({ leafId: 'entry-3' }));
+    expect(writes).toHaveBeenCalledTimes(1);
+    fake.worker.push(changed(hostView({ leafId: 'entry-2', transientLeaf: true, leafBehind: { navigated: true, foreignEntryId: null } })), 'sessions');
+    expect(JSON.parse(storage.getItem(MEMO_KEY) ?? 'null')).toEqual({ sessionId: 'session-1', leafId: 'entry-2', behind: { navigated: true, foreignEntryId: null } });
+    fake.worker.push(changed(hostView({ leafId: 'entry-4' })), 'sessions');
+    expect(JSON.parse(storage.getItem(MEMO_KEY) ?? 'null')).toEqual({ sessionId: 'session-1', leafId: 'entry-4', behind: null });
+    expect(writes).toHaveBeenCalledTimes(3);
+    // Appends on the last entry (every Confirm): nothing to remember, nothing written.
+    fake.worker.push(changed(hostView({ leafId: 'entry-5' })), 'sessions');
+    fake.worker.push(changed(hostView({ leafId: 'entry-6' })), 'sessions');
+    expect(writes).toHaveBeenCalledTimes(3);
+  });
+
   it('says once why the leaf moved: the learner\'s move appended nothing', async () => {
     const storage = new MemoryStorage();
     stubStorage('sessionStorage', storage);

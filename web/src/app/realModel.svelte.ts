@@ -218,7 +218,8 @@ export class RealModel {
         }),
       call: (ref, args) => this.playground.tool.callToEnd(args, false, ref),
       // The worker fires the agent events around the run (worker/omp/agentRun.ts).
-      start: (prompt, systemPrompt) => this.playground.connection.call({ type: 'agentStart', prompt, systemPrompt }),
+      // The worker hears which model (for the extension's `ctx.model`), never its address or key.
+      start: (prompt, systemPrompt) => this.playground.connection.call({ type: 'agentStart', prompt, systemPrompt, model: { provider: this.settings.preset, id: this.settings.model, api: PRESETS[this.settings.preset].api } }),
       end: async () => void (await this.playground.connection.call({ type: 'agentEnd' })),
     };
   }

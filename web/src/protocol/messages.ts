@@ -38,6 +38,10 @@ export type EditedFrom = (typeof EDITED_FROM)[number];
 /** The learner's files, path → text (only the ones that differ from the shipped source). */
 const EditedFilesSchema = z.record(z.string(), z.string());
 
+/** A real model as the worker hears of it: its provider preset, id and API; never its address or key (they stay in the page). */
+export const PageModelSchema = z.object({ provider: z.string(), id: z.string(), api: z.string() });
+export type PageModel = z.infer<typeof PageModelSchema>;
+
 export const HostViewSchema = z.object({
   sessionId: z.string(),
   entryCount: z.number(),
@@ -70,6 +74,10 @@ export const HostViewSchema = z.object({
   own: z.optional(z.boolean()),
   /** The learner's own extension ran before this page loaded and waits for the page to run it again (`restoreOwn`). */
   ownWaiting: z.optional(z.boolean()),
+  /** `ctx.ui.setWidget`: string-array widgets by key, shown above the Command box. Absent: none. */
+  widgets: z.optional(z.array(z.object({ key: z.string(), lines: z.array(z.string()) }))),
+  /** The extension's last `setEditorText` / `pasteToEditor`: the page applies each `seq` once to the Command box. Absent: none yet. */
+  editorText: z.optional(z.object({ seq: z.number(), text: z.string(), paste: z.boolean() })),
 });
 export type HostView = z.infer<typeof HostViewSchema>;
 
@@ -107,7 +115,8 @@ export const RequestBodySchema = z.discriminatedUnion('type', [
   /** The tools the running extension registered, as a model is offered them. */
   z.object({ type: z.literal('modelTools') }),
   /** An agent run starts (a real model's request, a scripted agent's first step): the host fires `input`, `before_agent_start`, `agent_start`, `turn_start`. */
-  z.object({ type: z.literal('agentStart'), prompt: z.string(), systemPrompt: z.string() }),
+  // `model`: the real model the page asks (issue 37: the extension's `ctx.model`); a scripted agent's run has none.
+  z.object({ type: z.literal('agentStart'), prompt: z.string(), systemPrompt: z.string(), model: z.optional(PageModelSchema) }),
   /** The run ends: the host closes its turn and fires `agent_end`; `summary`: a scripted agent's last words. */
   z.object({ type: z.literal('agentEnd'), summary: z.optional(z.string()) }),
   z.object({ type: z.literal('answerApproval'), callId: z.string(), approved: z.boolean() }),

@@ -29,6 +29,8 @@ export async function runLine(core: HostCore, line: string, headless = false): P
     }
   }
   if (line.trim().length === 0) return { kind: 'usage', text: 'Type a message, or a command such as /seeds query.' };
+  // The Command box is empty once its line is sent: what an extension reads of it starts over.
+  core.pageUi.lineSubmitted();
   // The host hands a command the raw rest of the line after the first space, trailing spaces kept.
   const slash = splitSlashCommand(line.trimStart());
   if (!slash) return say(core, line.trim());
@@ -60,7 +62,7 @@ async function followRun(core: HostCore, run: Invocation, from: number, command:
 }
 
 /** Each kind of request as a sentence names it. */
-const REQUEST_NAMES: Readonly<Record<UiRequestKind, string>> = { confirm: 'a confirmation', select: 'a choice', input: 'a text' };
+const REQUEST_NAMES: Readonly<Record<UiRequestKind, string>> = { confirm: 'a confirmation', select: 'a choice', input: 'a text', editor: 'an edited text' };
 
 /** The page's answer to what a run asked: the run goes on from its `await`, and this reports how it ended. */
 export async function answerUi(core: HostCore, answer: UiAnswer): Promise<RunEnd> {

@@ -1,11 +1,13 @@
 import { freshEntryId, type EntryId, type IdSource, type SessionId } from '$domain/ids';
 import { customEntry, type JournalEntry } from '$domain/journal/entry';
 import { SessionJournal } from '$domain/journal/journal';
-import type { EditedVersion, ExtensionKind, LeafBehind } from '../protocol/messages';
+import type { EditedVersion, ExtensionKind, LeafBehind, PageModel } from '../protocol/messages';
 import { DEFAULT_APPROVAL_MODE, type ApprovalMode } from '../../../extension/ompApi';
 import type { ApprovalResolution } from './approval';
 import { EventLog } from './eventLog';
 import type { AgentRun } from './omp/agentRunState';
+import type { CustomMessageFields } from './omp/customMessage';
+import { PageUi } from './omp/pageUi';
 import type { ExtensionRuntime, HostServices, Invocation, Notice } from './omp/extensionRuntime';
 import type { NotifyLevel } from '../../../extension/ompApi';
 import type { JournalStore, SessionHead } from './store';
@@ -15,7 +17,7 @@ import type { ApprovalPolicy } from './toolGate';
 export type SessionEvent =
   | { readonly event: 'session_start' }
   | { readonly event: 'session_switch'; readonly reason: 'new' | 'resume' | 'fork' }
-  | { readonly event: 'session_branch' }
+  | { readonly event: 'session_branch'; readonly previousSessionFile: undefined }
   | { readonly event: 'session_tree'; readonly newLeafId: EntryId | null; readonly oldLeafId: EntryId | null };
 
 /** A run stopped at `ctx.ui.*`, kept until the page answers: the answer resumes it, and reports as its command's. */
@@ -52,6 +54,10 @@ export class HostCore implements HostServices {
   readonly events = new EventLog();
   /** `ctx.ui.setStatus` keys and texts, in the order they were first set. */
   readonly statuses = new Map<string, string>();
+  /** The real model the page last asked on the Agents tab (`ctx.model`); undefined until then. */
+  realModel: PageModel | undefined = undefined;
+  /** `ctx.ui.setWidget` and the Command box's text (`setEditorText`, `pasteToEditor`). */
+  readonly pageUi = new PageUi();
   /** Extension runs waiting on a UI request the page shows, by request id, with the command that started each. */
   readonly waiting = new Map<string, WaitingRun>();
   /** The loaded extension; set by `PlaygroundHost.start`, replaced by the learner's edited one and back (edit/editing.ts). */
@@ -116,6 +122,14 @@ export class HostCore implements HostServices {
 
   appendCustom(customType: string, data: unknown): void {
     this.appendNow(customEntry(customType, data, this.place()));
+  }
+
+  appendCustomMessage(message: CustomMessageFields): void {
+    this.appendNow({ type: 'custom_message', ...message, ...this.place() });
+  }
+
+  currentModel(): PageModel | undefined {
+    return this.realModel;
   }
 
   hasUI(): boolean {

@@ -32,9 +32,10 @@ export async function recordModelMessage(core: HostCore, message: ModelMessage):
   return { kind: 'recorded', entryId: entry.id };
 }
 
-/** The running extension's tools, as the host offers them to a model: name, description and the schema it registered. */
+/** The running extension's active tools (`pi.setActiveTools`), as the host offers them to a model: name, description and the schema it registered. */
 export function offeredTools(core: HostCore): ModelTool[] {
-  return [...core.extensions.tools.values()].map(({ definition }) => ({
+  const active = core.extensions.activeToolNames();
+  return [...core.extensions.tools.values()].filter(({ definition }) => active.includes(definition.name)).map(({ definition }) => ({
     name: definition.name,
     description: definition.description,
     parameters: JSON.parse(JSON.stringify(definition.parameters)) as Record<string, unknown>,

@@ -258,7 +258,7 @@ export const HANDLERS: { readonly [T in RequestType]: Handler<T> } = {
   modelMessage: (host, body) => host.recordModelMessage(body.message),
   modelTools: (host) => host.modelTools(),
   // An agent run's start and end (omp/agentRun.ts, loaded then): the agent events fire around the turns recorded between them.
-  agentStart: async (host, body) => (await import('./omp/agentRun')).startAgent(host.core, body.prompt, body.systemPrompt),
+  agentStart: async (host, body) => (await import('./omp/agentRun')).startAgent(host.core, body.prompt, body.systemPrompt, body.model),
   agentEnd: async (host, body) => (await (await import('./omp/agentRun')).endAgent(host.core, body.summary), null),
   answerApproval: (host, body) => host.answerApproval(body.callId, body.approved),
   setApprovalPolicy: (host, body) => (host.setApprovalPolicy(body.policy), null),

@@ -57,7 +57,15 @@ export function hostView(core: HostCore): HostView {
     editedWaiting: core.editedWaiting,
     own: core.own,
     ownWaiting: core.ownWaiting,
+    ...pageUiView(core),
   };
+}
+
+/** What the extension set beside the Command box (`setWidget`, `setEditorText`), left out of the view while there is none. */
+function pageUiView(core: HostCore): Pick<HostView, 'widgets' | 'editorText'> {
+  const widgets = core.pageUi.widgetViews();
+  const editor = core.pageUi.editorView();
+  return { ...(widgets.length > 0 ? { widgets: widgets.map(({ key, lines }) => ({ key, lines: [...lines] })) } : {}), ...(editor ? { editorText: editor } : {}) };
 }
 
 /** What the extensions set with `ctx.ui.setStatus`, one text per key, as a host's footer shows them. */
@@ -93,6 +101,7 @@ function openingView(core: HostCore, head: SessionHead): HostView {
     editedWaiting: core.editedWaiting,
     own: core.own,
     ownWaiting: core.ownWaiting,
+    ...pageUiView(core),
   };
 }
 

@@ -68,7 +68,9 @@ export async function forkSession(core: HostCore, entryId: EntryId | null = core
   const fork = core.journal.forkToNewSession(core.ids, entryId);
   await storeMaterialized(core.store, fork);
   const where = entryId === core.journal.leafId ? 'the same path and state' : `the path to ${entryId ?? 'the start'}`;
-  core.useJournal(fork, `Forked into session ${fork.sessionId}: ${where}, a new identity, so a new revision.`, { event: 'session_switch', reason: 'fork' });
+  // OMP's /fork ends in session_switch "fork"; its /branch in session_branch alone (agent-session.ts `branch`), with no file here to name.
+  const after = entryId === core.journal.leafId ? ({ event: 'session_switch', reason: 'fork' } as const) : ({ event: 'session_branch', previousSessionFile: undefined } as const);
+  core.useJournal(fork, `Forked into session ${fork.sessionId}: ${where}, a new identity, so a new revision.`, after);
   sessionsChanged(core);
 }
 

@@ -86,8 +86,9 @@ async function afterToolCallEvent(core: HostCore, tool: GatedTool, callId: strin
   return answer.input === undefined ? verdict : gateToolCall(tool, answer.input, options);
 }
 
+/** The tool a call reaches: registered and active (`pi.setActiveTools`); an inactive one is "not found", as OMP's agent loop says. */
 function registered(core: HostCore, name: string): GatedTool | null {
-  const tool = core.extensions.tools.get(name)?.definition;
+  const tool = core.extensions.isActiveTool(name) ? core.extensions.tools.get(name)?.definition : undefined;
   if (!tool) return null;
   return { name: tool.name, parameters: tool.parameters as JsonSchema, ...(tool.approval ? { approval: tool.approval } : {}) };
 }

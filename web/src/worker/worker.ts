@@ -62,8 +62,10 @@ function enqueue(work: () => Promise<void>): void {
 
 self.addEventListener('message', (event: MessageEvent<unknown>) => {
   // A probe is answered at once, outside the queue: the page asks because something in it waits.
-  const probe = ProbeSchema.safeParse(event.data);
-  if (probe.success) {
+  // Which schema reads a message is decided by its one key (`probe`), so each message is parsed
+  // once: a request tried as a probe first failed a parse, and built its error, every time.
+  const probe = isProbe(event.data) ? ProbeSchema.safeParse(event.data) : null;
+  if (probe?.success) {
     post({ kind: 'waiting', id: probe.data.probe, on: waitOf(probe.data.probe) });
     return;
   }
@@ -98,6 +100,11 @@ self.addEventListener('message', (event: MessageEvent<unknown>) => {
     }
   });
 });
+
+/** A message that says it is a probe (ProbeSchema still judges it); a request has no `probe` key. */
+function isProbe(data: unknown): boolean {
+  return typeof data === 'object' && data !== null && 'probe' in data;
+}
 
 /**
  * Requests whose answer does not wait for the graph: it follows at once, as a push. Those that put

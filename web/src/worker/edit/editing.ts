@@ -173,6 +173,7 @@ export function replaceRuntime(core: HostCore, runtime: ExtensionRuntime, kind: 
   }
   core.waiting.clear();
   core.statuses.clear();
+  core.pageUi.clear();
   core.extensions = runtime;
   // The own extension (issue 37) replaces Seed Desk, whichever ran: `extensionKind` says which, for the way back.
   core.own = kind === 'own';

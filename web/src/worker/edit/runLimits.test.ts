@@ -9,6 +9,7 @@ import { sessionHeader } from '$domain/journal/entry';
 import { SessionJournal } from '$domain/journal/journal';
 import type { ExtensionAPI } from '../../../../extension/ompApi';
 import { ExtensionRuntime, type ExtensionFactory, type HostServices } from '../omp/extensionRuntime';
+import { PageUi } from '../omp/pageUi';
 import { APPENDS_PER_RUN, EDITED_LIMITS, editedPolicy, HOST_STATUS_KEY, hostStatusText, NOTICE_CHARS, type RunLimits } from './runLimits';
 import type { Notice } from '../omp/extensionRuntime';
 
@@ -20,6 +21,9 @@ function recordingHost() {
   const services: HostServices = {
     currentJournal: () => journal,
     appendCustom: (_customType, data) => void appended.push(data),
+    appendCustomMessage: () => undefined,
+    pageUi: new PageUi(),
+    currentModel: () => undefined,
     hasUI: () => true,
     setStatus: (key, text) => void statuses.set(key, text),
     notified: (notice) => void notices.push(notice),

@@ -1,5 +1,6 @@
 import type { JournalEntry } from '$domain/journal/entry';
 import type { HostCore } from '../hostCore';
+import type { PageModel } from '../../protocol/messages';
 import type { AgentRun } from './agentRunState';
 import { emit, emitBeforeAgentStart, emitInput } from './eventEmit';
 
@@ -26,8 +27,10 @@ export type AgentStart =
  * (`input` may rewrite the text; `before_agent_start` may replace the system prompt, whose parts
  * OMP joins with a blank line).
  */
-export async function startAgent(core: HostCore, prompt: string, systemPrompt: string): Promise<AgentStart> {
+export async function startAgent(core: HostCore, prompt: string, systemPrompt: string, model?: PageModel): Promise<AgentStart> {
   if (core.agentRun) await endAgent(core);
+  // The session's model from this request on (`ctx.model`), as OMP's session keeps the one it uses; a scripted agent's run leaves it.
+  if (model) core.realModel = model;
   const runtime = core.extensions;
   // agent-session.ts `prompt`: the input handlers see the text first (source "interactive": the page's prompt box).
   const input = await emitInput(runtime, prompt, 'interactive');

@@ -12,6 +12,7 @@ import { SessionJournal } from '$domain/journal/journal';
 import type { ExtensionAPI, ExtensionContext } from '../../../../extension/ompApi';
 import { API_SUPPORT, refusalOf } from './apiSupport';
 import { ExtensionRuntime, type ExtensionFactory, type HostServices } from './extensionRuntime';
+import { PageUi } from './pageUi';
 import type { Notice } from './invocation';
 import { PageHostError } from './runPolicy';
 import { loadZod } from './zodSupport';
@@ -27,6 +28,9 @@ function hostOver(journal: SessionJournal, hasUI = true) {
   const services: HostServices = {
     currentJournal: () => journal,
     appendCustom: () => undefined,
+    appendCustomMessage: () => undefined,
+    pageUi: new PageUi(),
+    currentModel: () => undefined,
     hasUI: () => hasUI,
     setStatus: () => undefined,
     notified: (notice) => void notices.push(notice),

@@ -18,6 +18,7 @@ import { PlaygroundHost } from '../playgroundHost';
 import * as toolCalls from '../toolCalls';
 import type { EventBus } from './eventBus';
 import { ExtensionRuntime, type ExtensionFactory, type HostServices } from './extensionRuntime';
+import { PageUi } from './pageUi';
 import type { Notice } from './extensionRuntime';
 
 const databases = freshDatabases('extension-runtime-test');
@@ -37,6 +38,9 @@ function recordingHost(hasUI = true) {
   const services: HostServices = {
     currentJournal: () => journal,
     appendCustom: (customType, data) => void appended.push([customType, data]),
+    appendCustomMessage: () => undefined,
+    pageUi: new PageUi(),
+    currentModel: () => undefined,
     hasUI: () => hasUI,
     setStatus: (key, text) => void statuses.set(key, text),
     notified: (notice) => void notices.push(notice),

@@ -1,5 +1,6 @@
 import type { BranchChangingEvent, CommandDefinition, ExtensionAPI, ExtensionContext, ToolDefinition } from '../../../../extension/ompApi';
 import { apiTableLoaded, isTableKey, refusalFor, withRefusals } from './apiRefusals';
+import { normalizeCustomMessage, wouldTriggerTurn, type SendMessageOptions } from './customMessage';
 import { EventBus } from './eventBus';
 import type { EventHandler, HandlerSource } from './eventEmit';
 import { Invocation } from './invocation';
@@ -36,6 +37,8 @@ export class ExtensionRuntime implements HandlerSource {
   readonly notActedOn: string[] = [];
   /** `pi.setLabel(label)`: the extension's display name, as OMP 18.2.3 keeps it. */
   label: string | null = null;
+  /** `pi.setActiveTools`: the names a model is offered and may call; null until set (every registered tool). */
+  private active: readonly string[] | null = null;
   /** Action methods throw while the factory runs, as the host's do. */
   private loading = true;
 
@@ -105,6 +108,10 @@ export class ExtensionRuntime implements HandlerSource {
         this.label = String(label);
       },
       appendEntry: action((customType: string, data?: unknown) => this.append(customType, data)),
+      sendMessage: action((message: unknown, options?: SendMessageOptions) => this.sendMessage(message, options)),
+      getActiveTools: action(() => this.activeToolNames()),
+      getAllTools: action(() => [...this.tools.values()].map(({ definition }) => toolInfo(definition))),
+      setActiveTools: action(async (names: readonly string[]) => this.setActiveTools(names)),
     };
     return withRefusals('pi', api);
   }
@@ -126,6 +133,34 @@ export class ExtensionRuntime implements HandlerSource {
   private append(customType: string, data: unknown): void {
     this.policy?.beforeAppend();
     this.host.appendCustom(customType, data);
+  }
+
+  /**
+   * `pi.sendMessage`: the custom message under the leaf, as OMP records it when idle. Where OMP
+   * would start a turn too, the page says in the events panel that it started none.
+   */
+  private sendMessage(message: unknown, options: SendMessageOptions | undefined): void {
+    this.policy?.beforeAppend();
+    this.host.appendCustomMessage(normalizeCustomMessage(message));
+    if (wouldTriggerTurn(options)) {
+      this.host.notified({ level: 'info', text: 'The extension\'s message is recorded; OMP would start a model turn for it (triggerTurn), the page starts none: ask the agent or the model yourself.', shown: true });
+    }
+  }
+
+  /** The tools a model is offered and may call, in the order `setActiveTools` gave (registration order until then). */
+  activeToolNames(): string[] {
+    return this.active === null ? [...this.tools.keys()] : this.active.filter((name) => this.tools.has(name));
+  }
+
+  /** Whether a call of `name` reaches its tool: a tool made inactive is "not found", as OMP's agent loop answers. */
+  isActiveTool(name: string): boolean {
+    return this.tools.has(name) && (this.active === null || this.active.includes(name));
+  }
+
+  /** OMP's `setActiveToolsByName`: names absent from the registry are ignored. */
+  private setActiveTools(names: readonly string[]): void {
+    if (!Array.isArray(names)) throw new PageHostError('pi.setActiveTools takes an array of tool names.');
+    this.active = [...new Set(names.map(String))].filter((name) => this.tools.has(name));
   }
 
   /** Runs `/name args`; null when no extension registered `name`. */
@@ -210,6 +245,16 @@ export class ExtensionRuntime implements HandlerSource {
   private context(invocation: Invocation, answerer: DialogAnswerer, command = false): ExtensionContext {
     return runContext({ host: this.host, policy: this.policy, invocation, answerer, command });
   }
+}
+
+/**
+ * `pi.getAllTools()`'s entry, as OMP's `getAllToolInfos` builds one for an extension tool. The page
+ * loads an extension from no file, so its `sourceInfo.path` is the synthetic `<extension:name>` OMP
+ * gives a tool without a file path.
+ */
+function toolInfo(definition: ToolDefinition<unknown>) {
+  const sourceInfo = { path: `<extension:${definition.name}>`, source: 'extension', scope: 'temporary', origin: 'top-level' };
+  return { name: definition.name, description: definition.description, parameters: structuredClone(definition.parameters), sourceInfo };
 }
 
 /**

@@ -14,12 +14,16 @@ import { expectProviderShape } from '$domain/tool/providerShape.testkit';
 import { SEED_DESK_TOOL_DESCRIPTION } from '$domain/tool/schema';
 import seedDesk from '../../../../extension/seed-desk';
 import { ExtensionRuntime, type HostServices } from './extensionRuntime';
+import { PageUi } from './pageUi';
 
 async function loaded(): Promise<ExtensionRuntime> {
   const journal = SessionJournal.empty(sessionHeader(asSessionId('5e55e55e-0000-4000-8000-0000000000aa'), '2026-05-01T12:00:00.000Z', '/test'));
   const services: HostServices = {
     currentJournal: () => journal,
     appendCustom: () => undefined,
+    appendCustomMessage: () => undefined,
+    pageUi: new PageUi(),
+    currentModel: () => undefined,
     hasUI: () => true,
     setStatus: () => undefined,
     notified: () => undefined,

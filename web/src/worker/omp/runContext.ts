@@ -1,6 +1,9 @@
 import { NOTIFY_LEVELS, type ExtensionContext, type HostUI } from '../../../../extension/ompApi';
 import { answerWithoutAsking, valueOfAnswer, type UiRequest, type UiRequestBody } from '../../protocol/uiRequests';
 import { withRefusals } from './apiRefusals';
+import type { CustomMessageFields } from './customMessage';
+import type { PageUi } from './pageUi';
+import type { PageModel } from '../../protocol/messages';
 import type { Invocation, Notice } from './invocation';
 import type { RunPolicy } from './runPolicy';
 import { sessionReads } from './sessionReads';
@@ -12,8 +15,14 @@ export interface HostServices {
   currentJournal(): SessionJournal;
   /** `appendEntry`: synchronous, as in the real host; the store is written right behind. */
   appendCustom(customType: string, data: unknown): void;
+  /** `sendMessage`: a `custom_message` entry under the leaf, as synchronous as `appendCustom`. */
+  appendCustomMessage(message: CustomMessageFields): void;
   hasUI(): boolean;
   setStatus(key: string, text: string | undefined): void;
+  /** The real model the page last asked, as far as the worker knows it; undefined before. */
+  currentModel(): PageModel | undefined;
+  /** Widgets and the Command box's text, as the extension set them (pageUi.ts). */
+  readonly pageUi: PageUi;
   /** Every notify, for the event log (the invocation keeps its own too). */
   notified(notice: Notice): void;
   /** Every `pi.events.emit`, for the event log. */
@@ -35,6 +44,14 @@ export interface ContextParts {
   readonly answerer: DialogAnswerer;
   /** A command handler's ctx carries OMP's session controls (ExtensionCommandContext). */
   readonly command: boolean;
+}
+
+/**
+ * `ctx.model`: the fields of OMP's `Model` (pi-catalog `types.ts`) that the page knows of the real
+ * model it asked, a fresh copy each read; undefined when it has asked none, as OMP's is without a model.
+ */
+function sessionModel(model: PageModel | undefined) {
+  return model === undefined ? undefined : { id: model.id, name: model.id, api: model.api, provider: model.provider };
 }
 
 /** OMP's `getExtensionUISelectOptionLabel`: an option is a string or `{ label, description }`; the label is shown and returned. */
@@ -77,6 +94,15 @@ export function runContext({ host, policy, invocation, answerer, command }: Cont
       host.notified(notice);
     },
     setStatus: (key: string, text: string | undefined) => host.setStatus(key, text),
+    editor: async (title: string, prefill?: string) => {
+      const typed = await ask({ kind: 'editor', title: String(title), prefill: prefill === undefined ? '' : String(prefill) });
+      return typeof typed === 'string' ? typed : undefined;
+    },
+    // OMP's no-op UI (no interactive UI) ignores these, and answers "" for the editor's text.
+    setWidget: (key: string, content: unknown) => (hasUI ? host.pageUi.setWidget(key, content) : undefined),
+    setEditorText: (text: string) => (hasUI ? host.pageUi.setEditorText(text) : undefined),
+    pasteToEditor: (text: string) => (hasUI ? host.pageUi.pasteToEditor(text) : undefined),
+    getEditorText: () => (hasUI ? host.pageUi.getEditorText() : ''),
   });
   const ctx = withRefusals('ctx', {
     ui,
@@ -84,8 +110,10 @@ export function runContext({ host, policy, invocation, answerer, command }: Cont
     // The page answers dialogs as a client does in OMP's RPC mode; without UI it is a print-mode host.
     mode: hasUI ? 'rpc' : 'print',
     sessionManager: sessionReads(() => host.currentJournal()),
-    // The page's session has no model of its own: OMP's ctx.model is undefined then.
-    model: undefined,
+    // OMP's ctx.model is a getter over the session's model (runner.ts): read when the code reads it.
+    get model() {
+      return sessionModel(host.currentModel());
+    },
     isProjectTrusted: () => true,
   });
   return command ? withRefusals('commandCtx', ctx) : ctx;
