@@ -36,6 +36,9 @@ export default defineConfig({
     viewport: { width: 1440, height: 900 },
     screenshot: 'only-on-failure',
     trace: 'on',
+    // As in playwright.config.ts: no lesson is about the service worker, whose precache (every built
+    // file, the 14 MB esbuild.wasm among them) would otherwise be fetched again in each demo's context.
+    serviceWorkers: 'block',
   },
   webServer: {
     // --bypass-lock: Vite 8 refuses a second build or preview of one project at a time, but each run

@@ -8,6 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { openTool, output, run } from './support';
 
+// The service worker under the sub-path is checked here (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /**
  * Issue 22, "hosted anywhere": a build made with `--base=/seed-desk/` (a project page on a static
  * host) works entirely under that sub-path. The spec builds into its own folder and serves it with
@@ -59,8 +62,9 @@ function serve(dist: string): Server {
 
 test.beforeAll(async () => {
   // A production build of its own (about 5–10 s); --bypass-lock: the suite's own preview is running.
+  // E2E_PREBUILT=1: `npm test` has just made this build, beside the type check and the unit tests.
   test.setTimeout(120_000);
-  await promisify(execFile)('npx', ['vite', 'build', '--bypass-lock', `--base=${BASE}`, '--outDir', `../${OUT_DIR}`, '--logLevel', 'warn'], { cwd: ROOT });
+  if (process.env.E2E_PREBUILT !== '1') await promisify(execFile)('npx', ['vite', 'build', '--bypass-lock', `--base=${BASE}`, '--outDir', `../${OUT_DIR}`, '--logLevel', 'warn'], { cwd: ROOT });
   server = serve(join(ROOT, OUT_DIR));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { lazyScripts, MAIN_BUDGET, measureBudgets, WORKER_BUDGET, workerScripts } from '../scripts/budget.mjs';
 
+// A first visit as it is, the service worker's registration and precache included (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 // The webServer builds dist/ before any spec runs, so this measures the build under test.
 test('bundle budgets: first-screen JavaScript ≤ 70 KiB gzip, the worker ≤ 44 KiB gzip', async ({ page }) => {
   const dist = process.env.E2E_DIST ?? 'dist';

@@ -2,6 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 
+// A first visit as it is, the service worker's registration and precache included (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /**
  * The first load is clean: no console error, no failed request, and every static file in
  * web/public/ served as it is — in the production build and on the dev server `npm start` runs.

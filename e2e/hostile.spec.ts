@@ -296,30 +296,35 @@ test('the page carries a CSP without eval or inline scripts, and a short session
   expect(dialogs).toEqual([]);
 });
 
-test('no request leaves the origin: load, query, reserve, tool calls, import and export', async ({ page, context, baseURL }) => {
-  test.setTimeout(60_000);
-  const origin = new URL(baseURL ?? 'http://127.0.0.1:4173').origin;
-  const urls = recordRequests(page, context);
-  await recordViolations(page);
+test.describe('the service worker included', () => {
+  // Its precache requests count too: it runs here (playwright.config.ts blocks it elsewhere).
+  test.use({ serviceWorkers: 'allow' });
 
-  await openPlayground(page);
-  await shortSession(page);
-  await importHostile(page);
-  const download = page.waitForEvent('download');
-  await openTool(page, 'Sessions');
-  await page.getByRole('button', { name: 'Export session' }).click();
-  expect((await download).suggestedFilename()).toMatch(/\.jsonl$/);
-  // The service worker's precache runs in the background: let it finish so its requests count too.
-  await page.evaluate(async () => {
-    await navigator.serviceWorker?.ready;
+  test('no request leaves the origin: load, query, reserve, tool calls, import and export', async ({ page, context, baseURL }) => {
+    test.setTimeout(60_000);
+    const origin = new URL(baseURL ?? 'http://127.0.0.1:4173').origin;
+    const urls = recordRequests(page, context);
+    await recordViolations(page);
+
+    await openPlayground(page);
+    await shortSession(page);
+    await importHostile(page);
+    const download = page.waitForEvent('download');
+    await openTool(page, 'Sessions');
+    await page.getByRole('button', { name: 'Export session' }).click();
+    expect((await download).suggestedFilename()).toMatch(/\.jsonl$/);
+    // The service worker's precache runs in the background: let it finish so its requests count too.
+    await page.evaluate(async () => {
+      await navigator.serviceWorker?.ready;
+    });
+
+    const all = [...urls];
+    expect(all.some((url) => url.startsWith(`${origin}/assets/worker-`))).toBe(true);
+    expect(all).toContain(`${origin}/sw.js`);
+    const elsewhere = all.filter((url) => !url.startsWith('data:') && !url.startsWith('blob:') && new URL(url).origin !== origin);
+    expect(elsewhere).toEqual([]);
+    expect(await violations(page)).toEqual([]);
   });
-
-  const all = [...urls];
-  expect(all.some((url) => url.startsWith(`${origin}/assets/worker-`))).toBe(true);
-  expect(all).toContain(`${origin}/sw.js`);
-  const elsewhere = all.filter((url) => !url.startsWith('data:') && !url.startsWith('blob:') && new URL(url).origin !== origin);
-  expect(elsewhere).toEqual([]);
-  expect(await violations(page)).toEqual([]);
 });
 
 /** Load is done by the caller; then a query, a confirmed reservation, the grant and tool calls. */

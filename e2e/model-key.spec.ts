@@ -4,6 +4,9 @@ import { expect, test, type Page } from '@playwright/test';
 import { sseOf, type ChatRequest, type ScriptedReply } from './modelProvider';
 import { openPlayground, openTool } from './support';
 
+// The key is searched for in the service worker's caches too, so the worker runs here (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /**
  * Issue 30: the learner's API key goes to the provider, in the Authorization header, and nowhere
  * else: not the journal's export, IndexedDB, a share link, Web Storage (unless "Remember on this

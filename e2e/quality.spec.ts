@@ -47,20 +47,25 @@ function described(violation: { id: string; nodes: { target: unknown[] }[] }): s
   return `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`;
 }
 
-test('after the first load the playground works with the network off', async ({ page, context }) => {
-  await openPlayground(page);
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
+test.describe('the service worker', () => {
+  // Offline is the service worker's work: it runs here (playwright.config.ts blocks it elsewhere).
+  test.use({ serviceWorkers: 'allow' });
+
+  test('after the first load the playground works with the network off', async ({ page, context }) => {
+    await openPlayground(page);
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    // The first load may finish before the worker controls the page; a reload puts it in charge.
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    await context.setOffline(true);
+    await page.reload();
+    await expect(page.getByRole('table', { name: 'Seed desk' })).toBeVisible();
+    await run(page, '/seeds query');
+    await expect(output(page)).toContainText('basil-genovese: 8 available, 0 reserved');
+    await context.setOffline(false);
   });
-  // The first load may finish before the worker controls the page; a reload puts it in charge.
-  await page.reload();
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
-  await context.setOffline(true);
-  await page.reload();
-  await expect(page.getByRole('table', { name: 'Seed desk' })).toBeVisible();
-  await run(page, '/seeds query');
-  await expect(output(page)).toContainText('basil-genovese: 8 available, 0 reserved');
-  await context.setOffline(false);
 });
 
 test('the theme switch pins dark or light over the system preference', async ({ page }) => {

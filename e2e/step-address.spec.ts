@@ -1,5 +1,8 @@
 import { expect, test } from '@playwright/test';
 
+// A first visit as it is, the service worker's registration and precache included (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /**
  * Issue 38: a step address loads what its step needs to be read and used first (its text, the
  * Command box, the desk); a Code tab the step opens fills in after. The desk's chunk is held back

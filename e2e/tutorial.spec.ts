@@ -159,45 +159,50 @@ test('the whole tutorial can be walked with the keyboard alone', async ({ page }
   }
 });
 
-test('only the current lesson loads: a step address fetches its lesson alone, and the checks wait for the first action', async ({ page }) => {
-  const scripts: string[] = [];
-  page.on('request', (request) => {
-    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
-  });
-  await page.goto('/#/lesson/7/step/2');
-  await expect(page.getByRole('heading', { name: /^Step 2: Not written by the host yet/ })).toBeVisible();
-  await expect(page.getByRole('table', { name: 'Seed desk' })).toBeVisible();
-  await page.waitForLoadState('networkidle');
-  const lessons = scripts.map((script) => /\/_virtual_lesson-([a-z0-9-]+)-[\w-]{8}\.js$/.exec(script)?.[1]).filter((id) => id !== undefined);
-  expect(lessons).toEqual(['persistence-limits']);
-  const checks = (list: readonly string[]) => list.filter((script) => /\/(goals|_virtual_goals-[a-z0-9-]+)-[\w-]{8}\.js$/.test(script));
-  expect(checks(scripts)).toEqual([]);
-  await expect(checkpoint(page)).toHaveText('Not yet: follow the step above; it is checked as you act.');
+test.describe('a first visit as it is', () => {
+  // The service worker registers and precaches as on a first visit (playwright.config.ts blocks it elsewhere).
+  test.use({ serviceWorkers: 'allow' });
 
-  // The first key press fetches the checker and this lesson's goals; the step's own reason follows.
-  await page.keyboard.press('Tab');
-  await expect(checkpoint(page)).toContainText('no assistant message yet');
-  expect(checks(scripts)).toHaveLength(2);
-});
+  test('only the current lesson loads: a step address fetches its lesson alone, and the checks wait for the first action', async ({ page }) => {
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    await page.goto('/#/lesson/7/step/2');
+    await expect(page.getByRole('heading', { name: /^Step 2: Not written by the host yet/ })).toBeVisible();
+    await expect(page.getByRole('table', { name: 'Seed desk' })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    const lessons = scripts.map((script) => /\/_virtual_lesson-([a-z0-9-]+)-[\w-]{8}\.js$/.exec(script)?.[1]).filter((id) => id !== undefined);
+    expect(lessons).toEqual(['persistence-limits']);
+    const checks = (list: readonly string[]) => list.filter((script) => /\/(goals|_virtual_goals-[a-z0-9-]+)-[\w-]{8}\.js$/.test(script));
+    expect(checks(scripts)).toEqual([]);
+    await expect(checkpoint(page)).toHaveText('Not yet: follow the step above; it is checked as you act.');
 
-test('typing a first line fetches no checker: its answer comes first, and the checker follows it', async ({ page }) => {
-  const requested: { path: string }[] = [];
-  page.on('request', (request) => {
-    if (request.resourceType() === 'script') requested.push({ path: new URL(request.url()).pathname });
+    // The first key press fetches the checker and this lesson's goals; the step's own reason follows.
+    await page.keyboard.press('Tab');
+    await expect(checkpoint(page)).toContainText('no assistant message yet');
+    expect(checks(scripts)).toHaveLength(2);
   });
-  await page.goto('/');
-  await expect(page.getByRole('table', { name: 'Seed desk' })).toBeVisible();
-  await page.waitForLoadState('networkidle');
-  const checks = () => requested.filter((script) => /\/(goals|_virtual_goals-[a-z0-9-]+)-[\w-]{8}\.js$/.test(script.path));
-  const command = page.getByRole('textbox', { name: 'Command' });
-  await command.click();
-  await command.pressSequentially('/seeds query');
-  expect(checks()).toEqual([]);
-  await command.press('Enter');
-  const output = page.getByRole('list', { name: 'Command output' });
-  await expect(output).toContainText('revision:');
-  // The fact the answer noted brings the checker and the lesson's goals, and the step is judged
-  // (when in the page they start, after the answer, is measured in the page: npm run bench).
-  await expect.poll(() => checks().length).toBe(2);
-  await expect(checkpoint(page)).not.toHaveText('Not yet: follow the step above; it is checked as you act.');
+
+  test('typing a first line fetches no checker: its answer comes first, and the checker follows it', async ({ page }) => {
+    const requested: { path: string }[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') requested.push({ path: new URL(request.url()).pathname });
+    });
+    await page.goto('/');
+    await expect(page.getByRole('table', { name: 'Seed desk' })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    const checks = () => requested.filter((script) => /\/(goals|_virtual_goals-[a-z0-9-]+)-[\w-]{8}\.js$/.test(script.path));
+    const command = page.getByRole('textbox', { name: 'Command' });
+    await command.click();
+    await command.pressSequentially('/seeds query');
+    expect(checks()).toEqual([]);
+    await command.press('Enter');
+    const output = page.getByRole('list', { name: 'Command output' });
+    await expect(output).toContainText('revision:');
+    // The fact the answer noted brings the checker and the lesson's goals, and the step is judged
+    // (when in the page they start, after the answer, is measured in the page: npm run bench).
+    await expect.poll(() => checks().length).toBe(2);
+    await expect(checkpoint(page)).not.toHaveText('Not yet: follow the step above; it is checked as you act.');
+  });
 });

@@ -5,9 +5,12 @@
 //
 // `npm run bench -- --quick` (or BENCH_QUICK=1): every part with a few rounds, for CI: a part
 // that breaks fails the run; no target is judged. `--only=<part>[,<part>]` runs some parts.
+// `--prebuilt`: dist/ was just built from these sources (CI: by `npm test`, with the same command
+// the bench uses), so only the storage bench page is built.
 // Exits 0 only when every part ran and wrote its figures.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { initialScripts, lazyScripts, MAIN_BUDGET, measureBudgets, WORKER_BUDGET } from './budget.mjs';
 
 const args = process.argv.slice(2);
@@ -16,6 +19,8 @@ const only = args.find((arg) => arg.startsWith('--only='))?.slice('--only='.leng
 const env = { ...process.env, BENCH_QUICK: quick ? '1' : '0', BENCH_BUILT: '1' };
 const port = process.env.BENCH_PORT && process.env.BENCH_PORT !== '4173' ? process.env.BENCH_PORT : null;
 const dist = port ? `dist-bench-${port}` : 'dist';
+// A build made with BENCH_MINIFY=0 differs from the suite's: that one is always built here.
+const prebuilt = args.includes('--prebuilt') && process.env.BENCH_MINIFY !== '0' && existsSync(`${dist}/index.html`);
 
 // Each part's limit: a part that runs past it is stopped and named (issue 38: one sat idle for ten minutes).
 const MINUTES = quick ? 8 : 30;
@@ -72,8 +77,10 @@ function firstError(lines) {
 
 rmSync('bench-results', { recursive: true, force: true });
 console.log(quick ? 'Quick mode: a few rounds per part; figures are printed, targets are not judged.' : 'Full run.');
-console.log('\n=== Build (the app and the storage bench page, once for every part) ===');
-const build = spawnSync('npx', ['tsx', 'bench/build.ts'], { stdio: 'inherit', env: process.env });
+console.log(prebuilt ? `\n=== Build (the storage bench page; the app is ${dist}/, prebuilt) ===` : '\n=== Build (the app and the storage bench page, once for every part) ===');
+const build = prebuilt
+  ? spawnSync('npx', ['vite', 'build', '--bypass-lock', '--config', 'bench/vite.bench.config.ts', '--logLevel', 'warn', '--outDir', fileURLToPath(new URL(port ? `../bench-dist-${port}` : '../bench-dist', import.meta.url))], { stdio: 'inherit', env: process.env })
+  : spawnSync('npx', ['tsx', 'bench/build.ts'], { stdio: 'inherit', env: process.env });
 if (build.status !== 0) {
   console.error(`The build failed (exit ${build.status}): no part was run.`);
   process.exit(1);
