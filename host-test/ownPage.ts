@@ -150,6 +150,19 @@ export class OwnPlaygroundRunner extends PlaygroundRunner {
   private async turn(step: Extract<Step, { turn: unknown }>): Promise<Outcome> {
     const host = this.host;
     const record = (message: ModelMessage) => this.record(message);
+    // As the page's model loop does a request (web/src/model/modelLoop.ts): the run's agent events
+    // start before the request is recorded and end after its last reply (omp/agentRun.ts).
+    const { startAgent, endAgent } = await import('../web/src/worker/omp/agentRun');
+    await startAgent(host.core, step.turn, '');
+    try {
+      return await this.turnMessages(step, record);
+    } finally {
+      await endAgent(host.core);
+    }
+  }
+
+  private async turnMessages(step: Extract<Step, { turn: unknown }>, record: (message: ModelMessage) => Promise<unknown>): Promise<Outcome> {
+    const host = this.host;
     await record({ role: 'user', text: step.turn });
     const calls: { isError: boolean; text: string }[] = [];
     if (step.call) {

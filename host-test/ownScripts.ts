@@ -15,8 +15,8 @@ import { ownLessonScripts } from './ownLessonScripts';
 import type { Script, Step } from './script';
 
 export const KNOWN_OWN_DIFFERENCES: Readonly<Record<string, string>> = {
-  'status-line': 'the page fires no turn_start/turn_end yet, so the status never counts a turn (issue 37 point 3)',
-  'confirm-destructive': 'the page fires no session_before_switch / session_before_branch yet (no confirm, no select, no cancel) and has no /branch: its Fork fires session_switch "fork" where OMP fires session_branch (issue 37 point 2)',
+  'confirm-destructive':
+    'a dialog opened by a session event handler (session_before_switch\'s "Switch session?") answers as cancelled in the page, which shows dialogs for a command\'s run only; OMP shows it, the script confirms, and the fork goes ahead (apiSupport.ts says so for each before-event)',
 };
 
 const FIRST = 'Plan the beds for spring.';
