@@ -90,17 +90,25 @@ export function compileExtension(esbuild: Esbuild, graph: ExtensionGraph, edits:
   return makeCompiler(esbuild, graph, { incremental: false })(edits, mode);
 }
 
+/**
+ * How the worker bundles a learner's files, edited Seed Desk or own extension alike: one ES module
+ * for OMP's loader, nothing written, esbuild's messages read as compile problems. A name a module
+ * does not export would be `undefined` at run time: esbuild says so where it is used.
+ */
+export const LEARNER_BUILD = {
+  bundle: true,
+  format: 'esm',
+  platform: 'neutral',
+  target: 'es2022',
+  write: false,
+  logLevel: 'silent',
+  logOverride: { 'import-is-undefined': 'error' },
+} as const satisfies BuildOptions;
+
 function optionsFor(graph: ExtensionGraph, text: (path: string) => string | undefined, mode: CompileMode): BuildOptions & { write: false } {
   return {
     entryPoints: [graph.entry],
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    target: 'es2022',
-    write: false,
-    logLevel: 'silent',
-    // A name the shim does not export would be `undefined` at run time: say so where it is used.
-    logOverride: { 'import-is-undefined': 'error' },
+    ...LEARNER_BUILD,
     ...(mode.kind === 'download'
       ? { legalComments: 'eof', banner: { js: '// Seed Desk extension for OMP: YOUR EDITED VERSION (built in the Seed Desk Playground). Install: copy into ~/.omp/agent/extensions/' } }
       : { legalComments: 'none' }),

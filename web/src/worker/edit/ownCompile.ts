@@ -1,6 +1,6 @@
 import type { BuildFailure, BuildOptions, BuildResult, Plugin } from 'esbuild-wasm';
 import type { CompileProblem } from '../../protocol/messages';
-import { problemOf, resolveRelative, type Esbuild } from './compileCore';
+import { LEARNER_BUILD, problemOf, resolveRelative, type Esbuild } from './compileCore';
 
 /**
  * The learner's own extension (issue 37), bundled by esbuild from their files alone: the entry
@@ -62,13 +62,7 @@ export async function compileOwn(esbuild: Pick<Esbuild, 'build'>, files: OwnFile
 function optionsFor(files: OwnFiles, download: boolean): BuildOptions & { write: false } {
   return {
     entryPoints: [OWN_ENTRY],
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    target: 'es2022',
-    write: false,
-    logLevel: 'silent',
-    logOverride: { 'import-is-undefined': 'error' },
+    ...LEARNER_BUILD,
     ...(download
       ? { legalComments: 'inline', banner: { js: '// My OMP extension, built in the Seed Desk Playground. Install: copy into ~/.omp/agent/extensions/' } }
       : { legalComments: 'none' }),
