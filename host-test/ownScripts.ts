@@ -14,10 +14,7 @@
 import { ownLessonScripts } from './ownLessonScripts';
 import type { Script, Step } from './script';
 
-export const KNOWN_OWN_DIFFERENCES: Readonly<Record<string, string>> = {
-  'confirm-destructive':
-    'a dialog opened by a session event handler (session_before_switch\'s "Switch session?") answers as cancelled in the page, which shows dialogs for a command\'s run only; OMP shows it, the script confirms, and the fork goes ahead (apiSupport.ts says so for each before-event)',
-};
+export const KNOWN_OWN_DIFFERENCES: Readonly<Record<string, string>> = {};
 
 const FIRST = 'Plan the beds for spring.';
 

@@ -153,6 +153,14 @@ export class CommandLine {
     await this.settle(outcome, 'answer', '');
   }
 
+  /**
+   * A session change's outcome when an extension's before-event took part (sessions.svelte.ts):
+   * printed, and its dialog shown, as a line's; the answer then finishes the change.
+   */
+  showOutcome(outcome: LineOutcome): Promise<void> {
+    return this.settle(outcome, 'answer', '');
+  }
+
   /** What every answer comes to on the page: printed, noted for the goals, and a request shown when the extension asked. */
   private async settle(outcome: LineOutcome, via: OutcomeVia, typed: string): Promise<void> {
     for (const fact of factsOfOutcome(outcome, via, typed)) this.facts.note(fact, outcome.own ? 'own' : outcome.by, outcome.version);

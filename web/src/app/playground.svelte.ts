@@ -47,7 +47,7 @@ export class Playground {
     this.desk = new Desk(this.connection, this.facts);
     this.command = new CommandLine(this.connection, this.facts);
     this.tool = new ToolCalls(this.connection, this.desk, this.facts);
-    this.tree = new SessionTree(this.connection, this.desk, this.facts);
+    this.tree = new SessionTree(this.connection, this.desk, this.facts, this.command);
     this.journal = new JournalView(this.connection);
     this.sessions = new Sessions(this.connection, this.desk, this.facts, this.command);
     this.conversation = new ConversationFeed(this.connection);

@@ -33,6 +33,7 @@ export class SessionTree {
     private readonly connection: Connection,
     private readonly desk: Desk,
     private readonly facts: FactLog,
+    private readonly command: CommandLine,
   ) {
     connection.onTopic('graph', (update) => {
       this.renderStart = performance.now();
@@ -55,7 +56,9 @@ export class SessionTree {
 
   /** Host `/tree` selection: the leaf moves with the host's rules; the desk and status follow. */
   async branchFrom(target: EntryTarget): Promise<void> {
-    await this.connection.call({ type: 'navigate', target });
+    const outcome = await this.connection.call({ type: 'navigate', target });
+    // An extension's session_before_tree took part (its dialog, its cancel): the Command output shows it, and notes the move if it was made.
+    if (outcome !== null) return this.command.showOutcome(outcome);
     this.facts.note({ kind: 'navigated', entryId: this.desk.view?.leafId ?? null });
   }
 

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ComparisonView } from '../protocol/messages';
 import { columnsOf } from '../protocol/graphColumns';
 import { sampleGraphRows } from '../protocol/graphSample.testkit';
+import { CommandLine } from './commandLine.svelte';
 import { Desk } from './desk.svelte';
 import { FactLog } from './facts.svelte';
 import { changed, FakeConnection, hostView, toolResult } from './fakeConnection.testkit';
@@ -31,7 +32,7 @@ function setup() {
   const fake = new FakeConnection();
   const facts = new FactLog();
   const desk = new Desk(fake.connection, facts);
-  const tree = new SessionTree(fake.connection, desk, facts);
+  const tree = new SessionTree(fake.connection, desk, facts, new CommandLine(fake.connection, facts));
   return { fake, facts, desk, tree };
 }
 

@@ -22,19 +22,26 @@ export class Sessions {
     connection.onTopic('sessions', (update) => (this.list = update.sessions));
   }
 
+  // Each change answers null once made; an outcome when an extension's before-event took part (a
+  // dialog it opened, its words, its cancel): the Command output shows that, dialog and all, and
+  // notes the change when the answer lets it happen (outcomeFacts.ts).
+
   /** `fresh`: as a new host process starts a session (not written before its first assistant message); else OMP's `/new`. */
   async newSession(fresh = false): Promise<void> {
-    await this.connection.call({ type: 'newSession', ...(fresh ? { fresh } : {}) });
+    const outcome = await this.connection.call({ type: 'newSession', ...(fresh ? { fresh } : {}) });
+    if (outcome !== null) return this.command.showOutcome(outcome);
     this.facts.note({ kind: 'new-session' });
   }
 
   async switchTo(sessionId: string): Promise<void> {
-    await this.connection.call({ type: 'switchSession', sessionId });
+    const outcome = await this.connection.call({ type: 'switchSession', sessionId });
+    if (outcome !== null) return this.command.showOutcome(outcome);
   }
 
   /** A new session holding the path to `entryId` (the leaf when absent). */
   async fork(entryId?: string): Promise<void> {
-    await this.connection.call(entryId === undefined ? { type: 'forkSession' } : { type: 'forkSession', entryId });
+    const outcome = await this.connection.call(entryId === undefined ? { type: 'forkSession' } : { type: 'forkSession', entryId });
+    if (outcome !== null) return this.command.showOutcome(outcome);
     this.facts.note({ kind: 'forked' });
   }
 

@@ -76,6 +76,12 @@ const RUN = {
   custom: z.optional(CustomEntriesSchema),
 };
 
+/** What a session change (New, a switch, a fork, a move in the tree) came to. */
+export const SESSION_CHANGES = ['new-session', 'switched', 'forked', 'moved', 'cancelled'] as const;
+/** `leafId`: the leaf after the change (a move's target, as the goals note it). */
+export const SessionChangeSchema = z.object({ did: z.enum(SESSION_CHANGES), leafId: z.nullable(z.string()) });
+export type SessionChange = z.infer<typeof SessionChangeSchema>;
+
 /**
  * What a line, or an answer to what the extension asked, came to: `text` is what the extension
  * said through `notify` (or the host's own words), the rest is data from the command's structured
@@ -96,8 +102,12 @@ export const LineOutcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('asked'), request: UiRequestSchema, text: z.string(), revision: z.string(), ...RUN }),
   z.object({ kind: z.literal('cancelled'), text: z.string(), change: DeskChangeSchema, ...RUN }),
   z.object({ kind: z.literal('committed'), text: z.string(), change: DeskChangeSchema, revision: z.string(), ...RUN }),
-  /** The extension finished without an outcome this page knows: what it said is all there is. */
-  z.object({ kind: z.literal('notice'), text: z.string(), ...RUN }),
+  /**
+   * The extension finished without an outcome this page knows: what it said is all there is.
+   * `sessionChange`: the run was a session change an extension's before-event handler took part
+   * in (its dialog, its words, its cancel), and this is what the change came to.
+   */
+  z.object({ kind: z.literal('notice'), text: z.string(), sessionChange: z.optional(SessionChangeSchema), ...RUN }),
   /** The extension's code threw: shown as the host reports an extension error; nothing was appended by the host. */
   z.object({ kind: z.literal('error'), text: z.string(), ...RUN }),
 ]);

@@ -1,4 +1,4 @@
-import type { LineOutcome, RunEndKind } from '../protocol/messages';
+import type { LineOutcome, RunEndKind, SessionChange } from '../protocol/messages';
 import type { Fact } from './facts';
 
 /** Where an outcome came from: a typed line, or the answer to what the extension asked. */
@@ -23,11 +23,25 @@ const FACTS_OF: { readonly [K in RunEndKind]: FactsOf<K> } = {
   asked: (outcome) => (outcome.request.kind === 'confirm' ? [{ kind: 'dialog-opened', title: outcome.request.title }] : []),
   cancelled: (outcome, via) => (via === 'answer' ? [{ kind: 'cancelled', change: outcome.change }] : []),
   committed: (outcome, via) => (via === 'answer' ? [{ kind: 'committed', change: outcome.change, via: 'dialog' }] : []),
-  notice: () => [],
+  notice: (outcome) => sessionChangeFacts(outcome.sessionChange),
   // After an answer, an extension error is how a latched store shows (its appendEntry throws): the
   // dialog ends `failed`, and the storage lesson counts it as a failed write, as it always has.
   error: (outcome, via) => (via === 'answer' ? [{ kind: 'storage-failed', text: outcome.text }] : []),
 };
+
+/** A session change an extension's before-event took part in, once made: the fact the page notes for a change made at once. */
+function sessionChangeFacts(change: SessionChange | undefined): Fact[] {
+  switch (change?.did) {
+    case 'new-session':
+      return [{ kind: 'new-session' }];
+    case 'forked':
+      return [{ kind: 'forked' }];
+    case 'moved':
+      return [{ kind: 'navigated', entryId: change.leafId }];
+    default:
+      return [];
+  }
+}
 
 export function factsOfOutcome(outcome: LineOutcome, via: OutcomeVia, typed = ''): Fact[] {
   // TypeScript cannot correlate the table's entry with the outcome across the union; the table's type does.

@@ -273,7 +273,7 @@ export class SimulatedPage {
       {
         view: () => this.host.view(),
         runningFiles: async () => (await this.host.storedEdits())?.files ?? null,
-        switchSession: (sessionId) => this.host.switchSession(asSessionId(sessionId)),
+        switchSession: async (sessionId) => void (await this.host.switchSession(asSessionId(sessionId))),
         selectEntry: async (id) => this.branchFrom({ by: 'id', id }),
         stepBack: () => this.perform({ do: 'step-back' }),
         approvalMode: (value) => this.perform({ do: 'approval-mode', value }),

@@ -7,7 +7,7 @@ import type { DeepReadonly } from '../protocol/deepReadonly';
 import { DeskChangeSchema, QueryAnswerSchema, RefusalCodeSchema, type LineOutcome, type RunEnd } from '../protocol/outcomes';
 import type { UiAnswer, UiRequestKind } from '../protocol/uiRequests';
 import { sameType } from '../protocol/sameType';
-import type { HostCore } from './hostCore';
+import type { HostCore, RunReport } from './hostCore';
 import { customEntries } from './customEntries';
 import type { DialogAnswerer } from './omp/extensionRuntime';
 import type { Invocation } from './omp/extensionRuntime';
@@ -41,7 +41,7 @@ export async function runLine(core: HostCore, line: string, headless = false): P
 /** Runs `/name args` through the loaded extension; `answerer` says who answers what it asks of the UI. */
 export async function runCommand(core: HostCore, name: string, args: string, answerer: DialogAnswerer = 'page'): Promise<RunEnd> {
   const run = core.extensions.runCommand(name, args, answerer);
-  if (run) return followRun(core, run, 0, name);
+  if (run) return followRun(core, run, 0, (leg, from) => runEndOf(leg, from, name, core.journal.revision()));
   // The host has no "unknown command": a line no extension claims goes to the model as a message.
   const said = await say(core, args === '' ? `/${name}` : `/${name} ${args}`);
   if (said.kind !== 'said') return said;
@@ -51,15 +51,15 @@ export async function runCommand(core: HostCore, name: string, args: string, ans
 
 /**
  * Waits for a run to finish or to stop at a UI request, then for the store, and reports. A run
- * that waits on the page is kept under its request's id, with its command's name, until the
- * answer comes.
+ * that waits on the page is kept under its request's id, with how to report it, until the answer
+ * comes.
  */
-async function followRun(core: HostCore, run: Invocation, from: number, command: string): Promise<RunEnd> {
+export async function followRun(core: HostCore, run: Invocation, from: number, report: RunReport): Promise<RunEnd> {
   await run.settle();
   const failure = await core.settleWrites();
   if (failure !== null) return { kind: 'failed', text: failure };
-  if (run.asked) core.waiting.set(run.asked.request.id, { run, command });
-  return runEndOf(run, from, command, core.journal.revision());
+  if (run.asked) core.waiting.set(run.asked.request.id, { run, report });
+  return report(run, from);
 }
 
 /** Each kind of request as a sentence names it. */
@@ -75,7 +75,7 @@ export async function answerUi(core: HostCore, answer: UiAnswer): Promise<RunEnd
   core.waiting.delete(answer.id);
   const from = waiting.run.notices.length;
   waiting.run.answer(answer);
-  return followRun(core, waiting.run, from, waiting.command);
+  return followRun(core, waiting.run, from, waiting.report);
 }
 
 /**
@@ -151,6 +151,6 @@ export function extensionErrorText(name: string, message: string): string {
   return `Extension "command:${name}" error: ${message}`;
 }
 
-function joinLines(first: string, second: string): string {
+export function joinLines(first: string, second: string): string {
   return first.length > 0 ? `${first}\n${second}` : second;
 }

@@ -1,7 +1,7 @@
 import { freshEntryId, type EntryId, type IdSource, type SessionId } from '$domain/ids';
 import { customEntry, type JournalEntry } from '$domain/journal/entry';
 import { SessionJournal } from '$domain/journal/journal';
-import type { EditedVersion, ExtensionKind, LeafBehind, PageModel } from '../protocol/messages';
+import type { EditedVersion, ExtensionKind, LeafBehind, PageModel, RunEnd } from '../protocol/messages';
 import { DEFAULT_APPROVAL_MODE, type ApprovalMode } from '../../../extension/ompApi';
 import type { ApprovalResolution } from './approval';
 import { EventLog } from './eventLog';
@@ -20,10 +20,13 @@ export type SessionEvent =
   | { readonly event: 'session_branch'; readonly previousSessionFile: undefined }
   | { readonly event: 'session_tree'; readonly newLeafId: EntryId | null; readonly oldLeafId: EntryId | null };
 
-/** A run stopped at `ctx.ui.*`, kept until the page answers: the answer resumes it, and reports as its command's. */
+/** How a run's leg (`from`: the notices it started at) is told to the page: a command's outcome, a session change's. */
+export type RunReport = (run: Invocation, from: number) => RunEnd;
+
+/** A run stopped at `ctx.ui.*`, kept until the page answers: the answer resumes it, and `report` tells how it ended (a command's outcome, a session change's). */
 export interface WaitingRun {
   readonly run: Invocation;
-  readonly command: string;
+  readonly report: RunReport;
 }
 
 /** A tool call waiting on the host's approval prompt. */

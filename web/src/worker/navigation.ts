@@ -1,7 +1,9 @@
 import type { EntryId } from '$domain/ids';
 import type { EntryTarget } from '../protocol/messages';
 import type { HostCore } from './hostCore';
-import { extensionAllows, treePreparation } from './omp/beforeEvents';
+import { extensionStops, treePreparation } from './omp/beforeEvents';
+import type { Invocation } from './omp/invocation';
+import type { SessionChanged } from './sessionChanges';
 import { resolveTarget } from './projections';
 
 /**
@@ -15,20 +17,21 @@ import { resolveTarget } from './projections';
  * `session_before_tree` is asked first, and may cancel the move (OMP's `navigateTree`); without
  * one the move is made at once, as before.
  */
-export function navigate(core: HostCore, target: EntryTarget): void | Promise<void> {
+export function navigate(core: HostCore, target: EntryTarget, run?: Invocation): SessionChanged | Promise<SessionChanged> {
   refuseMoveWhileApprovalWaits(core);
   const found = resolveTarget(core.journal, target);
   if (!found.ok) throw new Error(found.why);
   if (core.extensions.handlersOf('session_before_tree').length === 0) return moveTo(core, found.id);
   const event = { type: 'session_before_tree', preparation: treePreparation(core, found.id), signal: new AbortController().signal } as const;
-  return extensionAllows(core, event, 'the move in the tree').then((allowed) => (allowed ? moveTo(core, found.id) : undefined));
+  return extensionStops(core, event, 'the move in the tree', run).then((stopped) => (stopped === null ? moveTo(core, found.id) : { did: 'cancelled', why: stopped }));
 }
 
-function moveTo(core: HostCore, id: EntryId): void {
+function moveTo(core: HostCore, id: EntryId): SessionChanged {
   const from = core.journal.leafId;
   const result = core.journal.navigateTo(id);
   core.noteLeafMove(from);
   core.notice = core.journal.leafIsTransient() ? transientNotice(result.leafId) : null;
+  return { did: 'moved' };
 }
 
 /** Moves the leaf one step up (the race demo's "tree moves"). */

@@ -14,6 +14,7 @@ import * as navigation from './navigation';
 import { branchItems, hostView } from './projections';
 import { createSession, loadJournal, openSessionHead } from './sessionLoad';
 import * as sessions from './sessions';
+import { changeSession } from './sessionChanges';
 import type { JournalStore, StoreFault } from './store';
 import type { ApprovalPolicy } from './toolGate';
 import type { Watches } from './watches';
@@ -157,9 +158,15 @@ export class PlaygroundHost {
     return (await import('./toolCalls')).answerApproval(this.core, callId, approved);
   }
 
-  /** Host `/tree` selection; `entryId` or a target the worker finds. */
-  navigate(target: EntryId | EntryTarget): void | Promise<void> {
-    return navigation.navigate(this.core, typeof target === 'string' ? { by: 'id', id: target } : target);
+  /**
+   * Host `/tree` selection; `entryId` or a target the worker finds. Made at once (null) when no
+   * extension listens to `session_before_tree`; else its handlers are asked first (sessionChanges.ts).
+   */
+  navigate(target: EntryId | EntryTarget): null | Promise<LineOutcome | null> {
+    const to: EntryTarget = typeof target === 'string' ? { by: 'id', id: target } : target;
+    if (this.core.extensions.handlersOf('session_before_tree').length > 0) return changeSession(this.core, (run) => navigation.navigate(this.core, to, run));
+    navigation.navigate(this.core, to);
+    return null;
   }
 
   stepBack(): void {
@@ -182,16 +189,18 @@ export class PlaygroundHost {
     return sessions.listSessions(this.core);
   }
 
-  newSession(fresh = false): Promise<void> {
-    return sessions.newSession(this.core, fresh);
+  // A session change resolves to null once made; to an outcome when an extension's before-event took part (sessionChanges.ts).
+  newSession(fresh = false): Promise<LineOutcome | null> {
+    return changeSession(this.core, (run) => sessions.newSession(this.core, fresh, run));
   }
 
-  switchSession(sessionId: SessionId): Promise<void> {
-    return sessions.switchSession(this.core, sessionId);
+  switchSession(sessionId: SessionId): Promise<LineOutcome | null> {
+    return changeSession(this.core, (run) => sessions.switchSession(this.core, sessionId, run));
   }
 
-  forkSession(entryId?: EntryId | null): Promise<void> {
-    return sessions.forkSession(this.core, entryId === undefined ? this.core.journal.leafId : entryId);
+  forkSession(entryId?: EntryId | null): Promise<LineOutcome | null> {
+    const from = entryId === undefined ? this.core.journal.leafId : entryId;
+    return changeSession(this.core, (run) => sessions.forkSession(this.core, from, run));
   }
 
   exportSession(): { fileName: string; jsonl: string } {
@@ -267,15 +276,15 @@ export const HANDLERS: { readonly [T in RequestType]: Handler<T> } = {
   answerUi: (host, body) => host.answerUi(body.answer),
   meanwhileReserve: (host, body) => host.meanwhileReserve(body.id, body.packets),
   stepBack: (host) => (host.stepBack(), { leafId: host.core.journal.leafId }),
-  navigate: async (host, body) => (await host.navigate(body.target), null),
+  navigate: (host, body) => host.navigate(body.target),
   reopen: async (host) => (await host.reopen(), null),
   setInteractive: (host, body) => (host.setInteractive(body.interactive), null),
   injectFault: (host, body) => (host.injectFault(body.fault), null),
   watch: (host, body, { watches }) => (watches.watch(body.watch, host.core), null),
   unwatch: (_host, body, { watches }) => (watches.unwatch(body.topic), null),
-  newSession: async (host, body) => (await host.newSession(body.fresh === true), null),
-  switchSession: async (host, body) => (await host.switchSession(asSessionId(body.sessionId)), null),
-  forkSession: async (host, body) => (await host.forkSession(body.entryId === undefined ? undefined : asEntryId(body.entryId)), null),
+  newSession: (host, body) => host.newSession(body.fresh === true),
+  switchSession: (host, body) => host.switchSession(asSessionId(body.sessionId)),
+  forkSession: (host, body) => host.forkSession(body.entryId === undefined ? undefined : asEntryId(body.entryId)),
   exportSession: (host) => host.exportSession(),
   importSession: (host, body, context) => host.importSession(body.file, context.progress),
   runEdited: (host, body, context) => host.runEdited(body.files, context.progress, body.from),

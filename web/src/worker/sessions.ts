@@ -1,11 +1,13 @@
 import type { EntryId, SessionId } from '$domain/ids';
-import { sessionFileName } from '$domain/journal/entry';
+import { messageRole, sessionFileName } from '$domain/journal/entry';
 import { toSessionJsonl } from '$domain/journal/exportJsonl';
 import { SessionJournal } from '$domain/journal/journal';
 import type { ImportReport, SessionSummary } from '../protocol/messages';
 import { leafReturnNotice } from '../protocol/leafNotice';
 import type { HostCore } from './hostCore';
-import { extensionAllows } from './omp/beforeEvents';
+import { extensionStops } from './omp/beforeEvents';
+import type { Invocation } from './omp/invocation';
+import type { SessionChanged } from './sessionChanges';
 import { hasAssistantMessage } from './projections';
 import { fileSegments, lineStartsOf } from './segments';
 import { createSession, loadJournal, storeMaterialized } from './sessionLoad';
@@ -37,34 +39,39 @@ export async function listSessions(core: HostCore): Promise<SessionSummary[]> {
  * `fresh`: instead the first session of a new host process (`SessionManager.create`, a lesson's
  * start), which the host writes only at its first assistant message.
  */
-export async function newSession(core: HostCore, fresh = false): Promise<void> {
+export async function newSession(core: HostCore, fresh = false, run?: Invocation): Promise<SessionChanged> {
   core.refuseWhileApprovalWaits('start a new session');
   // A lesson's fresh start is a new host process (SessionManager.create), not the /new command: no event.
-  if (!fresh && !(await extensionAllows(core, { type: 'session_before_switch', reason: 'new' } as const, 'the new session'))) return;
+  const stopped = fresh ? null : await extensionStops(core, { type: 'session_before_switch', reason: 'new' } as const, 'the new session', run);
+  if (stopped !== null) return { did: 'cancelled', why: stopped };
   core.useJournal(await createSession(core.store, core.ids, fresh ? {} : { materialized: true }), 'Started a new session: nothing reserved, agent off, a new identity.', { event: 'session_switch', reason: 'new' });
   sessionsChanged(core);
+  return { did: 'new-session' };
 }
 
-export async function switchSession(core: HostCore, sessionId: SessionId): Promise<void> {
+export async function switchSession(core: HostCore, sessionId: SessionId, run?: Invocation): Promise<SessionChanged> {
   core.refuseWhileApprovalWaits('switch sessions');
   const journal = await loadJournal(core.store, sessionId);
   if (!journal) throw new Error(`Session ${sessionId} is not in this browser's journal.`);
   // OMP names the target's file (targetSessionFile); a page session has none.
-  if (!(await extensionAllows(core, { type: 'session_before_switch', reason: 'resume' } as const, 'the switch'))) return;
+  const stopped = await extensionStops(core, { type: 'session_before_switch', reason: 'resume' } as const, 'the switch', run);
+  if (stopped !== null) return { did: 'cancelled', why: stopped };
   core.useJournal(journal, `Switched to session ${sessionId}; the leaf is on its last appended entry.`, { event: 'session_switch', reason: 'resume' });
   sessionsChanged(core, false);
+  return { did: 'switched' };
 }
 
 /**
  * Host `createBranchedSession`: the path to `entryId` (the leaf when absent) copied with its ids
  * into a new session whose `parentSession` is this one; the host writes its file at once.
  */
-export async function forkSession(core: HostCore, entryId: EntryId | null = core.journal.leafId): Promise<void> {
+export async function forkSession(core: HostCore, entryId: EntryId | null = core.journal.leafId, run?: Invocation): Promise<SessionChanged> {
   core.refuseWhileApprovalWaits('fork the session');
   if (entryId !== null && !core.journal.has(entryId)) throw new Error(`Entry ${entryId} is not in this session, so there is no path to fork.`);
   // At the leaf this is OMP's /fork (session_before_switch, reason "fork"); from another entry, OMP's /branch (session_before_branch).
-  const before = entryId === core.journal.leafId ? ({ type: 'session_before_switch', reason: 'fork' } as const) : ({ type: 'session_before_branch', entryId: entryId ?? '' } as const);
-  if (!(await extensionAllows(core, before, 'the fork'))) return;
+  const before = entryId === core.journal.leafId ? ({ type: 'session_before_switch', reason: 'fork' } as const) : ({ type: 'session_before_branch', entryId: branchSelection(core.journal, entryId) } as const);
+  const stopped = await extensionStops(core, before, 'the fork', run);
+  if (stopped !== null) return { did: 'cancelled', why: stopped };
   const fork = core.journal.forkToNewSession(core.ids, entryId);
   await storeMaterialized(core.store, fork);
   const where = entryId === core.journal.leafId ? 'the same path and state' : `the path to ${entryId ?? 'the start'}`;
@@ -72,6 +79,20 @@ export async function forkSession(core: HostCore, entryId: EntryId | null = core
   const after = entryId === core.journal.leafId ? ({ event: 'session_switch', reason: 'fork' } as const) : ({ event: 'session_branch', previousSessionFile: undefined } as const);
   core.useJournal(fork, `Forked into session ${fork.sessionId}: ${where}, a new identity, so a new revision.`, after);
   sessionsChanged(core);
+  return { did: 'forked' };
+}
+
+/**
+ * The `entryId` OMP's /branch would name for a fork at `at`: OMP branches from a user message and
+ * keeps the path to its parent (agent-session.ts `branch`), so a fork at the parent of the user
+ * message next on the current branch is that /branch, and names the message. A fork anywhere
+ * else has no /branch to match; the event then names the entry forked at ('' for the start).
+ */
+function branchSelection(journal: SessionJournal, at: EntryId | null): string {
+  const path = journal.branch(journal.leafId);
+  const next = at === null ? path[0] : path[path.findIndex((entry) => entry.id === at) + 1];
+  if (next !== undefined && next.parentId === at && messageRole(next) === 'user') return next.id;
+  return at ?? '';
 }
 
 export function exportSession(core: HostCore): { fileName: string; jsonl: string } {

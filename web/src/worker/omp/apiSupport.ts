@@ -19,7 +19,7 @@ const NO_TERMINAL = 'the page draws no terminal components (OMP renders them wit
 const NO_PROVIDERS = 'the worker calls no model: the page calls the providers it opens on the Agents tab, with a key it never hands the host.';
 const NOT_FIRED = 'the page does not fire it yet, so a handler for it never runs.';
 const NO_TURNS = 'the page does not fire this agent event yet, so a handler for it never runs.';
-const IN_EVENT_DIALOGS = 'A dialog the handler opens answers as cancelled (the page shows dialogs for a command\'s run only).';
+const IN_EVENT_DIALOGS = 'A dialog the handler opens is shown as a command\'s is, and the change waits for the answer; OMP gives the handler 30 s in all and then closes its dialog, while the page waits as long as you take.';
 const TURN_DIALOGS = 'A dialog the handler opens answers as cancelled.';
 
 export const API_SUPPORT: Readonly<Record<string, ApiSupport>> = {
@@ -35,7 +35,7 @@ export const API_SUPPORT: Readonly<Record<string, ApiSupport>> = {
   'pi.on("session_start")': ['works', 'Fired when the session opens and when an extension is loaded or swapped in.'],
   'pi.on("session_before_switch")': ['works', `Fired before New (reason "new"), Switch ("resume", with no \`targetSessionFile\`: the page has no files) and Fork at the leaf ("fork"); \`{ cancel: true }\` stops it and the page says so. ${IN_EVENT_DIALOGS}`],
   'pi.on("session_switch")': ['works', 'Fired after New (reason "new"), Switch and Import ("resume") and Fork at the leaf ("fork", OMP\'s /fork), with `reason`; the page has no session files, so no `previousSessionFile`.'],
-  'pi.on("session_before_branch")': ['works', `Fired before a Fork from an entry that is not the leaf (OMP\'s /branch), with \`entryId\` (OMP branches only from a user message; the page from any entry); \`{ cancel: true }\` stops it. ${IN_EVENT_DIALOGS}`],
+  'pi.on("session_before_branch")': ['works', `Fired before a Fork from an entry that is not the leaf (OMP\'s /branch), with \`entryId\`: the user message OMP\'s /branch would select when the fork is at that message\'s parent; from any other entry (OMP has no /branch there), the entry forked at. \`{ cancel: true }\` stops it. ${IN_EVENT_DIALOGS}`],
   'pi.on("session_branch")': ['works', 'Fired after a Fork from an entry that is not the leaf (OMP\'s /branch; no `session_switch` then, as in OMP), with `previousSessionFile` undefined: the page keeps no session files. OMP branches only from a user message, to its parent; the page forks with the path to any entry.'],
   'pi.on("session_before_compact")': ['not yet', 'the page never compacts a session, so a handler for it never runs.'],
   'pi.on("session.compacting")': ['not yet', 'the page never compacts a session, so a handler for it never runs.'],

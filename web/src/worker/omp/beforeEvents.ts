@@ -1,6 +1,7 @@
 import type { EntryId } from '$domain/ids';
 import type { HostCore } from '../hostCore';
 import { emit } from './eventEmit';
+import type { Invocation } from './invocation';
 
 /**
  * OMP's `session_before_switch`, `session_before_branch` and `session_before_tree`
@@ -13,13 +14,18 @@ export type BeforeEvent =
   | { readonly type: 'session_before_branch'; readonly entryId: string }
   | { readonly type: 'session_before_tree'; readonly preparation: TreePreparation; readonly signal: AbortSignal };
 
-export async function extensionAllows(core: HostCore, event: BeforeEvent, action: string): Promise<boolean> {
-  const answer = await emit(core.extensions, event);
-  if (!answer?.cancel) return true;
+/**
+ * Null when the change may go on; else the sentence that says the extension stopped it (also the
+ * host's notice and a notification). `run`: the session change the event belongs to, so a dialog a
+ * handler opens waits for the page's answer (sessionChanges.ts).
+ */
+export async function extensionStops(core: HostCore, event: BeforeEvent, action: string, run?: Invocation): Promise<string | null> {
+  const answer = await emit(core.extensions, event, run);
+  if (!answer?.cancel) return null;
   const text = `The extension cancelled ${action}: its ${event.type} handler returned { cancel: true }, so nothing changed.`;
   core.notice = text;
   core.notify('info', text);
-  return false;
+  return text;
 }
 
 /** shared-events.ts `TreePreparation`. */

@@ -1,4 +1,5 @@
 import type { ExtensionContext } from '../../../../extension/ompApi';
+import type { Invocation } from './invocation';
 import { messageOf } from './runPolicy';
 
 /**
@@ -15,7 +16,8 @@ export type EventHandler = (event: unknown, ctx: ExtensionContext) => unknown;
 /** What the emitters need of the runtime: the handlers, a fresh ctx, and where an error goes. */
 export interface HandlerSource {
   handlersOf(event: string): readonly EventHandler[];
-  eventContext(): ExtensionContext;
+  /** `run`: the session change the handlers may stop, whose dialogs the page shows; without one a dialog answers as cancelled. */
+  eventContext(run?: Invocation): ExtensionContext;
   /** A handler threw or timed out: the host shows `Extension "<path>" error: …`. */
   handlerFailed(event: string, error: string): void;
   readonly path: string;
@@ -26,11 +28,21 @@ export const HANDLER_TIMEOUT_MS = 30_000;
 
 type HandlerOutcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly kind: 'error' | 'timeout'; readonly message: string };
 
-/** runner.ts `#runHandlerWithTimeout`: the handler's value, or why it has none (already reported). */
-async function runHandler(source: HandlerSource, handler: EventHandler, event: { readonly type: string }, ctx: ExtensionContext): Promise<HandlerOutcome> {
+/**
+ * runner.ts `#runHandlerWithTimeout`: the handler's value, or why it has none (already reported).
+ * `run`: the session change whose dialog the page shows. While that dialog waits for the learner
+ * the clock starts over instead of running out: OMP's 30 s take the dialog in too and then close
+ * it, but a learner reading a dialog in a teaching page should not lose it mid-sentence (the API
+ * table says so for each before-event).
+ */
+async function runHandler(source: HandlerSource, handler: EventHandler, event: { readonly type: string }, ctx: ExtensionContext, run?: Invocation): Promise<HandlerOutcome> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<HandlerOutcome>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, kind: 'timeout', message: `handler timed out after ${HANDLER_TIMEOUT_MS}ms` }), HANDLER_TIMEOUT_MS);
+    const expire = () => {
+      if (run?.asked) timer = setTimeout(expire, HANDLER_TIMEOUT_MS);
+      else resolve({ ok: false, kind: 'timeout', message: `handler timed out after ${HANDLER_TIMEOUT_MS}ms` });
+    };
+    timer = setTimeout(expire, HANDLER_TIMEOUT_MS);
   });
   const ran = (async (): Promise<HandlerOutcome> => {
     try {
@@ -49,15 +61,16 @@ const SESSION_BEFORE = new Set(['session_before_switch', 'session_before_branch'
 
 /**
  * runner.ts `emit`: every handler runs; for a `session_before_*` event the last result that is
- * set is the answer, and one with `cancel: true` stops the others at once.
+ * set is the answer, and one with `cancel: true` stops the others at once. `run`: the session
+ * change the event belongs to, whose dialogs wait for the page's answer (sessionChanges.ts).
  */
-export async function emit(source: HandlerSource, event: { readonly type: string }): Promise<{ readonly cancel?: unknown } | undefined> {
+export async function emit(source: HandlerSource, event: { readonly type: string }, run?: Invocation): Promise<{ readonly cancel?: unknown } | undefined> {
   const handlers = source.handlersOf(event.type);
   if (handlers.length === 0) return undefined;
-  const ctx = source.eventContext();
+  const ctx = source.eventContext(run);
   let result: { readonly cancel?: unknown } | undefined;
   for (const handler of handlers) {
-    const outcome = await runHandler(source, handler, event, ctx);
+    const outcome = await runHandler(source, handler, event, ctx, run);
     if (!outcome.ok || !SESSION_BEFORE.has(event.type) || !isObject(outcome.value)) continue;
     result = outcome.value;
     if (result.cancel) return result;

@@ -231,10 +231,14 @@ export class ExtensionRuntime implements HandlerSource {
     return this.handlers.get(event) ?? [];
   }
 
-  /** One ctx per emit, as OMP's runner makes one; a dialog from an event handler answers as cancelled (the page has no dialog to show it in during a turn or a session change). */
-  eventContext(): ExtensionContext {
+  /**
+   * One ctx per emit, as OMP's runner makes one. A session change's before-event (`run`) asks the
+   * page, which shows its dialogs as a command's; any other event's dialog answers as cancelled
+   * (the page has no dialog to show it in during a turn).
+   */
+  eventContext(run?: Invocation): ExtensionContext {
     this.policy?.newRun();
-    return this.context(new Invocation(), 'cancel');
+    return run ? this.context(run, 'page') : this.context(new Invocation(), 'cancel');
   }
 
   handlerFailed(event: string, error: string): void {

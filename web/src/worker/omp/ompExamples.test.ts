@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { seededIdSource } from '$domain/ids';
 import { freshDatabases } from '../databases.testkit';
 import { PlaygroundHost } from '../playgroundHost';
+import { isConfirmAsked } from '../../protocol/messages';
 import * as toolCalls from '../toolCalls';
 import { endAgent, startAgent } from './agentRun';
 import type { ExtensionFactory } from './extensionRuntime';
@@ -69,21 +70,41 @@ describe('OMP’s examples and the template, unchanged, in the worker’s host',
     await until(() => host.core.statuses.get('status-demo') === 'Ready');
   });
 
-  it('confirm-destructive.ts: New is cancelled (its confirm answers no in a session event), with its notice and the page’s sentence; without UI it lets New through', async () => {
+  it('confirm-destructive.ts: its session-event dialogs wait for the page: New asks, "no" keeps the session with its notice and the page\'s sentence; a branch asks which way and "yes" makes it; without UI New goes through unasked', async () => {
     const host = await hostWith('fixtures/omp-examples/confirm-destructive.ts', 4);
     const before = host.sessionId;
-    await host.newSession();
+    const clear = await host.newSession();
+    expect(clear).toMatchObject({ kind: 'asked', request: { kind: 'confirm', title: 'Clear session?', message: 'This will delete all messages in the current session.' } });
+    if (clear === null || !isConfirmAsked(clear)) throw new Error(`expected a confirm, got ${JSON.stringify(clear)}`);
+    // Nothing changes while the dialog waits.
     expect(host.sessionId).toBe(before);
-    expect(notices(host)).toEqual(expect.arrayContaining(['Clear cancelled', 'The extension cancelled the new session: its session_before_switch handler returned { cancel: true }, so nothing changed.']));
+    const sentence = 'The extension cancelled the new session: its session_before_switch handler returned { cancel: true }, so nothing changed.';
+    expect(await host.answerUi({ kind: 'confirm', id: clear.request.id, confirmed: false })).toMatchObject({ kind: 'notice', text: `Clear cancelled\n${sentence}`, sessionChange: { did: 'cancelled' } });
+    expect(host.sessionId).toBe(before);
+    expect(notices(host)).toEqual(expect.arrayContaining(['Clear cancelled', sentence]));
     await host.runLine('hello there');
     const message = host.core.journal.leafId!;
     await host.runLine('second line');
-    await host.forkSession(message);
+    // A fork at "hello there" keeps the path OMP's /branch from "second line" keeps: the event names that message.
+    const second = host.core.journal.leafId!;
+    const options = ['Yes, create branch', 'No, stay in current session'];
+    const asked = async () => {
+      const branch = await host.forkSession(message);
+      expect(branch).toMatchObject({ kind: 'asked', request: { kind: 'select', title: `Branch from entry ${second.slice(0, 8)}?`, options } });
+      if (branch?.kind !== 'asked') throw new Error('expected a choice');
+      return branch.request.id;
+    };
+    expect(await host.answerUi({ kind: 'select', id: await asked(), choice: 'No, stay in current session' })).toMatchObject({ kind: 'notice', sessionChange: { did: 'cancelled' } });
     expect(host.sessionId).toBe(before);
     expect(notices(host)).toContain('Branch cancelled');
-    host.setInteractive(false);
-    await host.newSession();
+    const made = await host.answerUi({ kind: 'select', id: await asked(), choice: 'Yes, create branch' });
+    expect(made).toMatchObject({ kind: 'notice', text: '', sessionChange: { did: 'forked', leafId: host.core.journal.leafId } });
     expect(host.sessionId).not.toBe(before);
+    expect(host.core.waiting.size).toBe(0);
+    host.setInteractive(false);
+    const forked = host.sessionId;
+    expect(await host.newSession()).toBeNull();
+    expect(host.sessionId).not.toBe(forked);
   });
 
   it('template.ts: /note keeps a note per branch in custom entries; a fork from before it has none, a switch back rebuilds it', async () => {
