@@ -1,11 +1,11 @@
 import { freshEntryId, type EntryId, type IdSource, type SessionId } from '$domain/ids';
 import { customEntry, type JournalEntry } from '$domain/journal/entry';
 import { SessionJournal } from '$domain/journal/journal';
-import type { EditedVersion, ExtensionKind, LeafBehind, PageModel, RunEnd } from '../protocol/messages';
+import type { EditedVersion, ExtensionKind, LeafBehind, RunEnd } from '../protocol/messages';
 import { DEFAULT_APPROVAL_MODE, type ApprovalMode } from '../../../extension/ompApi';
 import type { ApprovalResolution } from './approval';
 import { EventLog } from './eventLog';
-import type { AgentRun } from './omp/agentRunState';
+import { AgentFacts } from './omp/agentFacts';
 import type { CustomMessageFields } from './omp/customMessage';
 import { PageUi } from './omp/pageUi';
 import type { ExtensionRuntime, HostServices, Invocation, Notice } from './omp/extensionRuntime';
@@ -57,16 +57,14 @@ export class HostCore implements HostServices {
   readonly events = new EventLog();
   /** `ctx.ui.setStatus` keys and texts, in the order they were first set. */
   readonly statuses = new Map<string, string>();
-  /** The real model the page last asked on the Agents tab (`ctx.model`); undefined until then. */
-  realModel: PageModel | undefined = undefined;
   /** `ctx.ui.setWidget` and the Command box's text (`setEditorText`, `pasteToEditor`). */
   readonly pageUi = new PageUi();
   /** Extension runs waiting on a UI request the page shows, by request id, with the command that started each. */
   readonly waiting = new Map<string, WaitingRun>();
   /** The loaded extension; set by `PlaygroundHost.start`, replaced by the learner's edited one and back (edit/editing.ts). */
   extensions!: ExtensionRuntime;
-  /** The agent run going on (a scripted agent's or a real model's), whose turns fire the agent events. */
-  agentRun: AgentRun | null = null;
+  /** The agent side as far as the worker knows it: the run going on, the model and system prompt last used. */
+  readonly agent = new AgentFacts();
   /** Whether `extensions` is the shipped module or the learner's edited version. */
   extensionKind: ExtensionKind = 'shipped';
   /** While the edited one runs: what its text is and what it was changed from (edit/editedVersion.ts). */
@@ -135,10 +133,6 @@ export class HostCore implements HostServices {
 
   appendCustomMessage(message: CustomMessageFields): void {
     this.appendNow({ type: 'custom_message', ...message, ...this.place() });
-  }
-
-  currentModel(): PageModel | undefined {
-    return this.realModel;
   }
 
   hasUI(): boolean {

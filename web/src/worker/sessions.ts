@@ -12,6 +12,7 @@ import { hasAssistantMessage } from './projections';
 import { fileSegments, lineStartsOf } from './segments';
 import { createSession, loadJournal, storeMaterialized } from './sessionLoad';
 import { StorageFailure } from './store';
+import { emitSessionShutdown } from './omp/eventEmit';
 
 /**
  * Sessions as the host has them: list, new, switch, fork (`createBranchedSession`), export,
@@ -148,6 +149,8 @@ export async function reopen(core: HostCore): Promise<void> {
   const behind = core.leafBehind();
   const from = core.journal.leafId;
   const exited = await recordExit(core);
+  // OMP's dispose: session_exit recorded, then `session_shutdown` to the extension that is ending.
+  await emitSessionShutdown(core.extensions);
   await core.store.reconnect();
   const reloaded = await loadJournal(core.store, core.sessionId);
   if (!reloaded) {

@@ -6,6 +6,7 @@ import type { HostCore } from './hostCore';
 import type { JsonSchema } from './omp/argumentCheck';
 import { noteAssistant, noteToolResult } from './omp/agentRun';
 import { emitToolCall, emitToolResult } from './omp/eventEmit';
+import { emitApprovalRequested, emitApprovalResolved, emitExecutionEnd, emitExecutionStart } from './omp/loopEvents';
 import { deniedByUser, gateToolCall, safeJson, type GateOptions, type GatedTool, type GateVerdict } from './toolGate';
 
 type Stage = 'schema' | 'approval' | 'domain';
@@ -42,16 +43,27 @@ export async function callTool(core: HostCore, argsText: string, skipSchema: boo
   }
 
   const tool = registered(core, name);
-  if (!tool) return finishCall(core, callId, name, errorResult(`Tool ${name} not found`), 'schema');
+  if (!tool) {
+    await emitExecutionStart(core, callId, name, args);
+    return finishCall(core, callId, name, errorResult(`Tool ${name} not found`), 'schema');
+  }
   const options: GateOptions = { policy: core.approvalPolicy, mode: core.approvalMode, interactive: core.interactive, skipSchema };
   const verdict = await afterToolCallEvent(core, tool, callId, gateToolCall(tool, args, options), options);
+  // OMP's loop tells tool_execution_start once a call is prepared (argument check, tool_call), before the approval gate and execute.
+  await emitExecutionStart(core, callId, name, 'args' in verdict ? verdict.args : args);
   if (verdict.kind === 'extension-blocked') return withApproval(await finishCall(core, callId, name, errorResult(verdict.reason, {}), 'approval'), verdict.approval);
   switch (verdict.kind) {
     case 'invalid':
       return finishCall(core, callId, name, errorResult(verdict.message, { isError: true, error: verdict.message }), 'schema');
     case 'blocked':
+      // A call that needs approval where the host cannot ask: the wrapper tells both approval events first.
+      if (verdict.approval.policy === 'prompt') {
+        await emitApprovalRequested(core, callId, name);
+        await emitApprovalResolved(core, callId, name, false, 'no interactive UI available');
+      }
       return withApproval(await finishCall(core, callId, name, errorResult(verdict.message), 'approval'), verdict.approval);
     case 'ask': {
+      await emitApprovalRequested(core, callId, name);
       const failure = await core.settleWrites();
       if (failure !== null) return { kind: 'failed', text: failure };
       core.pendingApproval = { callId, toolName: name, args: verdict.args, prompt: verdict.prompt, approval: verdict.approval };
@@ -68,6 +80,7 @@ export async function answerApproval(core: HostCore, callId: string, approved: b
   if (!pending || pending.callId !== callId) return { kind: 'failed', text: 'No tool call is waiting for this approval.' };
   if (core.writeFailure !== null) return { kind: 'failed', text: core.blockedText() };
   core.pendingApproval = null;
+  await emitApprovalResolved(core, callId, pending.toolName, approved, approved ? undefined : 'denied by user');
   if (!approved) return withApproval(await finishCall(core, callId, pending.toolName, errorResult(deniedByUser(pending.toolName)), 'approval'), pending.approval);
   return withApproval(await executeTool(core, callId, pending.toolName, pending.args), pending.approval);
 }
@@ -78,11 +91,11 @@ export async function answerApproval(core: HostCore, callId: string, approved: b
  * call with its reason as the result (the loop's ToolCallBlockedError, recorded as a thrown error
  * is); a handler's `input` replaces the arguments and is checked against the schema again.
  */
-async function afterToolCallEvent(core: HostCore, tool: GatedTool, callId: string, verdict: GateVerdict, options: GateOptions): Promise<GateVerdict | { readonly kind: 'extension-blocked'; readonly reason: string; readonly approval: ApprovalResolution }> {
+async function afterToolCallEvent(core: HostCore, tool: GatedTool, callId: string, verdict: GateVerdict, options: GateOptions): Promise<GateVerdict | { readonly kind: 'extension-blocked'; readonly reason: string; readonly args: unknown; readonly approval: ApprovalResolution }> {
   if (verdict.kind === 'invalid' || verdict.approval.policy === 'deny') return verdict;
   const input = verdict.kind === 'blocked' ? undefined : verdict.args;
   const answer = await emitToolCall(core.extensions, { type: 'tool_call', toolName: tool.name, toolCallId: callId, input: input ?? {} });
-  if (answer.block) return { kind: 'extension-blocked', reason: answer.reason, approval: verdict.approval };
+  if (answer.block) return { kind: 'extension-blocked', reason: answer.reason, args: input, approval: verdict.approval };
   return answer.input === undefined ? verdict : gateToolCall(tool, answer.input, options);
 }
 
@@ -120,6 +133,7 @@ function asToolResult(value: unknown): HostToolResult {
 async function finishCall(core: HostCore, callId: string, name: string, result: HostToolResult, stage: Stage): Promise<ToolCallOutcome> {
   const text = result.content.map((part) => part.text).join('\n');
   const details = result.details;
+  await emitExecutionEnd(core, callId, name, result, result.isError);
   if (core.writeFailure === null) {
     const entry = toolResultEntry({ toolCallId: callId, toolName: name, content: [...result.content], details, isError: result.isError }, core.place());
     core.appendNow(entry);

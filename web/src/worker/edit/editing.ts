@@ -8,6 +8,7 @@ import { DOWNLOAD_FILE } from './compileCore';
 import { EDITED_KEY } from './editedKey';
 import { versionOf } from './editedVersion';
 import { guardsInstalled, installGuards, removeGuards, tripsSoFar, withHostGlobals } from './guards';
+import { emitSessionShutdown } from '../omp/eventEmit';
 
 /**
  * The learner's edited extension in the worker's host (issue 23): compile, load, swap it in for
@@ -85,7 +86,7 @@ export async function useShipped(core: HostCore, shipped: ExtensionFactory): Pro
   // While the own extension (issue 37) runs, Seed Desk is not loaded here: only the stored record changes.
   if (core.extensionKind === 'edited' && !core.own) {
     removeGuards();
-    swap(core, await ExtensionRuntime.load(shipped, core), null);
+    await swap(core, await ExtensionRuntime.load(shipped, core), null);
   }
   const stored = await read(core);
   if (stored?.active) await store(core, { ...stored, active: false });
@@ -109,7 +110,7 @@ export async function downloadEdited(files: Readonly<Record<string, string>>): P
 async function load(core: HostCore, code: string, version: EditedVersion): Promise<CompileProblem | null> {
   const loaded = await loadLearnerRuntime(core, code, EDITED_PATH);
   if ('problem' in loaded) return loaded.problem;
-  swap(core, loaded.runtime, version);
+  await swap(core, loaded.runtime, version);
   loaded.named();
   return null;
 }
@@ -156,11 +157,13 @@ function settledWithin<T>(ms: number, promise: Promise<T>, said: string): Promis
 }
 
 /**
- * The host's extension replaced, as a reload of its extensions would: dialogs the old one still
- * waits on are closed unanswered (its code never resumes, nothing is appended), the status line
- * starts empty, and the new one hears `session_start` on the same journal.
+ * The host's extension replaced, as a reload of its extensions would: the old one hears
+ * `session_shutdown` (OMP loads other code only in a new process, after the old one's dispose),
+ * dialogs it still waits on are closed unanswered (its code never resumes, nothing is appended),
+ * the status line starts empty, and the new one hears `session_start` on the same journal.
  */
-function swap(core: HostCore, runtime: ExtensionRuntime, version: EditedVersion | null): void {
+async function swap(core: HostCore, runtime: ExtensionRuntime, version: EditedVersion | null): Promise<void> {
+  await emitSessionShutdown(core.extensions);
   replaceRuntime(core, runtime, version === null ? 'shipped' : 'edited', version);
   core.notify('info', version === null ? 'The host runs the shipped extension (seed-desk.js) again.' : `The host now runs ${version.text === 'changed' ? 'your edited extension' : 'your version, whose text is the shipped one,'} (${EDITED_PATH}) on this session.`);
   core.fire({ event: 'session_start' });

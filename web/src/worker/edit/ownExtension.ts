@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { asSessionId } from '$domain/ids';
 import type { CompileProblem, EditRun } from '../../protocol/messages';
 import type { HostCore } from '../hostCore';
+import { emitSessionShutdown } from '../omp/eventEmit';
 import { ExtensionRuntime, type ExtensionFactory } from '../omp/extensionRuntime';
 import { createSession, loadJournal } from '../sessionLoad';
 import { EDITED_KEY } from './editedKey';
@@ -81,6 +82,7 @@ export async function leaveOwn(core: HostCore, shipped: ExtensionFactory): Promi
   const back = stored?.returnTo ? await loadJournal(core.store, asSessionId(stored.returnTo)) : null;
   const journal = back ?? (await createSession(core.store, core.ids, { materialized: true }));
   const runtime = await ExtensionRuntime.load(shipped, core);
+  await emitSessionShutdown(core.extensions);
   replaceRuntime(core, runtime, 'shipped', null);
   removeGuards();
   core.useJournal(journal, back ? `Back to Seed Desk, on session ${journal.sessionId} as you left it; your own extension and its session are kept.` : 'Back to Seed Desk, on a new session (the one it ran on is gone); your own extension and its session are kept.', { event: 'session_start' });
@@ -115,6 +117,8 @@ async function enter(core: HostCore, code: string, stored: StoredOwn | null, pro
   const here = core.own;
   const kept = here || !stored?.sessionId ? null : stored.sessionId === core.sessionId ? core.journal : await loadJournal(core.store, asSessionId(stored.sessionId));
   const journal = here ? core.journal : (kept ?? (await createSession(core.store, core.ids, { materialized: true })));
+  // The extension that ran (Seed Desk, or the own one's previous version) ends as in OMP's exit: `session_shutdown`.
+  await emitSessionShutdown(core.extensions);
   replaceRuntime(core, loaded.runtime, 'own', null);
   core.restartExtension = () => restart(core, code);
   core.editedWaiting = false;

@@ -12,6 +12,7 @@ import { ExtensionRuntime, type ExtensionFactory, type HostServices } from '../o
 import { PageUi } from '../omp/pageUi';
 import { APPENDS_PER_RUN, EDITED_LIMITS, editedPolicy, HOST_STATUS_KEY, hostStatusText, NOTICE_CHARS, type RunLimits } from './runLimits';
 import type { Notice } from '../omp/extensionRuntime';
+import { AgentFacts } from '../omp/agentFacts';
 
 function recordingHost() {
   const journal = SessionJournal.empty(sessionHeader(asSessionId('5e55e55e-0000-4000-8000-000000000028'), '2026-05-01T12:00:00.000Z', '/test'));
@@ -23,7 +24,7 @@ function recordingHost() {
     appendCustom: (_customType, data) => void appended.push(data),
     appendCustomMessage: () => undefined,
     pageUi: new PageUi(),
-    currentModel: () => undefined,
+    agent: new AgentFacts(),
     hasUI: () => true,
     setStatus: (key, text) => void statuses.set(key, text),
     notified: (notice) => void notices.push(notice),

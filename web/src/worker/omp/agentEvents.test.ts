@@ -74,7 +74,7 @@ describe('a scripted agent’s run: the events in OMP’s order, with OMP’s ob
     expect(seen[12]).toMatchObject({ type: 'turn_end', turnIndex: 2, message: { role: 'assistant', content: [{ type: 'text', text: 'I said two words.' }] }, toolResults: [] });
     const end = seen[13] as { messages: { role: string }[] };
     expect(end.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'toolResult', 'assistant', 'toolResult', 'assistant']);
-    expect(host.core.agentRun).toBeNull();
+    expect(host.core.agent.run).toBeNull();
   });
 
   it('a call outside a run (the Tool call panel) fires tool_call and tool_result, and no turn events', async () => {
@@ -152,7 +152,7 @@ describe('what the handlers answer', () => {
     const { seen, extension } = recorder({ input: (event) => (event.text === 'skip' ? { handled: true } : { text: `${String(event.text)}!` }) });
     const host = await hostWith(extension, 12);
     expect(await startAgent(host.core, 'skip', 'Base.')).toEqual({ kind: 'handled' });
-    expect(host.core.agentRun).toBeNull();
+    expect(host.core.agent.run).toBeNull();
     expect(seen.map((event) => event.type)).toEqual(['input']);
     expect(await startAgent(host.core, 'go', 'Base.')).toMatchObject({ kind: 'started', prompt: 'go!' });
   });

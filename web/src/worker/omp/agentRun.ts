@@ -3,6 +3,7 @@ import type { HostCore } from '../hostCore';
 import type { PageModel } from '../../protocol/messages';
 import type { AgentRun } from './agentRunState';
 import { emit, emitBeforeAgentStart, emitInput } from './eventEmit';
+import { emitMessage, endWaitingMessage, startAssistantMessage } from './loopEvents';
 
 /**
  * The agent events of one run (a scripted agent's run or a real model's request), fired in the
@@ -28,38 +29,50 @@ export type AgentStart =
  * OMP joins with a blank line).
  */
 export async function startAgent(core: HostCore, prompt: string, systemPrompt: string, model?: PageModel): Promise<AgentStart> {
-  if (core.agentRun) await endAgent(core);
+  if (core.agent.run) await endAgent(core);
   // The session's model from this request on (`ctx.model`), as OMP's session keeps the one it uses; a scripted agent's run leaves it.
-  if (model) core.realModel = model;
+  if (model) core.agent.model = model;
   const runtime = core.extensions;
   // agent-session.ts `prompt`: the input handlers see the text first (source "interactive": the page's prompt box).
   const input = await emitInput(runtime, prompt, 'interactive');
   if (input.handled) return { kind: 'handled' };
   const before = await emitBeforeAgentStart(runtime, input.text, [systemPrompt]);
-  const run: AgentRun = { turnIndex: 0, open: true, message: null, unanswered: new Set(), toolResults: [], messages: [{ role: 'user', content: [{ type: 'text', text: input.text }], timestamp: Date.now() }] };
-  core.agentRun = run;
+  const prompted = { role: 'user', content: [{ type: 'text', text: input.text }], timestamp: Date.now() };
+  const run: AgentRun = { turnIndex: 0, open: true, message: null, unanswered: new Set(), toolResults: [], messages: [prompted] };
+  core.agent.run = run;
+  const sent = before?.systemPrompt ?? [systemPrompt];
+  // `ctx.getSystemPrompt()`: a real model's request is sent one (a scripted agent's run sends none).
+  if (model) core.agent.systemPrompt = sent;
   await emit(runtime, { type: 'agent_start' });
   await emit(runtime, { type: 'turn_start', turnIndex: run.turnIndex, timestamp: Date.now() } as { type: string });
-  return { kind: 'started', prompt: input.text, systemPrompt: (before?.systemPrompt ?? [systemPrompt]).join('\n\n') };
+  // agent-loop.ts `emitInputMessages`: the prompt's message, inside the first turn.
+  await emitMessage(core, prompted);
+  return { kind: 'started', prompt: input.text, systemPrompt: sent.join('\n\n') };
 }
 
-/** An assistant message was recorded during the run: it is the open turn's; with no tool call the turn ends. */
+/**
+ * An assistant message was recorded (`message_start`, and `message_end` once its calls are
+ * prepared: loopEvents.ts); during a run it is the open turn's, and with no tool call the turn ends.
+ */
 export async function noteAssistant(core: HostCore, entry: JournalEntry): Promise<void> {
-  const run = core.agentRun;
-  if (!run || entry.type !== 'message') return;
+  if (entry.type !== 'message') return;
+  const content = (entry.message as { content?: unknown }).content;
+  const calls = (Array.isArray(content) ? content : []).filter(isToolCall);
+  await startAssistantMessage(core, entry.message, calls.length > 0);
+  const run = core.agent.run;
+  if (!run) return;
   run.message = entry.message;
   run.messages.push(entry.message);
-  const content = (entry.message as { content?: unknown }).content;
-  for (const part of Array.isArray(content) ? content : []) {
-    if (isToolCall(part)) run.unanswered.add(part.id);
-  }
+  for (const part of calls) run.unanswered.add(part.id);
   if (run.unanswered.size === 0) await endTurn(core, run, false);
 }
 
 /** A tool result was recorded: when it is the turn's last, the turn ends and the next one starts. */
 export async function noteToolResult(core: HostCore, entry: JournalEntry): Promise<void> {
-  const run = core.agentRun;
-  if (!run || entry.type !== 'message') return;
+  if (entry.type !== 'message') return;
+  await emitMessage(core, entry.message);
+  const run = core.agent.run;
+  if (!run) return;
   const id = (entry.message as { toolCallId?: unknown }).toolCallId;
   if (typeof id !== 'string' || !run.unanswered.delete(id)) return;
   run.toolResults.push(entry.message);
@@ -73,15 +86,17 @@ export async function noteToolResult(core: HostCore, entry: JournalEntry): Promi
  * record; the closing turn's message carries them, as a model's final answer would.
  */
 export async function endAgent(core: HostCore, summary?: string): Promise<void> {
-  const run = core.agentRun;
+  const run = core.agent.run;
+  await endWaitingMessage(core);
   if (!run) return;
   if (run.message === null && summary !== undefined) {
     const message = { role: 'assistant', content: [{ type: 'text', text: summary }], stopReason: 'stop', timestamp: Date.now() };
     run.message = message;
     run.messages.push(message);
+    await emitMessage(core, message);
   }
   if (run.open) await endTurn(core, run, false);
-  core.agentRun = null;
+  core.agent.run = null;
   await emit(core.extensions, { type: 'agent_end', messages: run.messages } as { type: string });
 }
 
@@ -94,7 +109,7 @@ async function endTurn(core: HostCore, run: AgentRun, next: boolean): Promise<vo
   run.open = false;
   await emit(core.extensions, event);
   // The loop asks the model again after a turn with tool calls: the next turn starts now.
-  if (!next || core.agentRun !== run) return;
+  if (!next || core.agent.run !== run) return;
   run.open = true;
   await emit(core.extensions, { type: 'turn_start', turnIndex: run.turnIndex, timestamp: Date.now() } as { type: string });
 }

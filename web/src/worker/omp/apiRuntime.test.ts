@@ -16,6 +16,7 @@ import { PageUi } from './pageUi';
 import type { Notice } from './invocation';
 import { PageHostError } from './runPolicy';
 import { loadZod } from './zodSupport';
+import { AgentFacts } from './agentFacts';
 
 type Loose = Record<string, unknown>;
 const loose = (value: unknown): Loose => value as Loose;
@@ -30,7 +31,7 @@ function hostOver(journal: SessionJournal, hasUI = true) {
     appendCustom: () => undefined,
     appendCustomMessage: () => undefined,
     pageUi: new PageUi(),
-    currentModel: () => undefined,
+    agent: new AgentFacts(),
     hasUI: () => hasUI,
     setStatus: () => undefined,
     notified: (notice) => void notices.push(notice),
@@ -117,10 +118,10 @@ describe('what the page keeps but does not act on is listed, and the extension s
   it('a subscription to an event the page does not fire yet, and a tool field it does not use', async () => {
     const { runtime } = await probe(undefined, true, (pi) => {
       pi.on('session_start', () => undefined);
-      (pi.on as (event: string, handler: () => void) => void)('message_start', () => undefined);
+      (pi.on as (event: string, handler: () => void) => void)('message_update', () => undefined);
       pi.registerTool({ name: 'drawn', label: 'Drawn', description: 'd', parameters: {}, execute: async () => ({ content: [], details: null }), ...{ renderResult: () => null } });
     });
-    expect(runtime.notActedOn).toEqual([refusalOf('pi.on("message_start")'), refusalOf('tool.renderResult()')]);
+    expect(runtime.notActedOn).toEqual([refusalOf('pi.on("message_update")'), refusalOf('tool.renderResult()')]);
     expect(runtime.commands.has('probe')).toBe(true);
   });
 });

@@ -25,6 +25,8 @@ export interface HandlerSource {
 
 /** runner.ts `EXTENSION_HANDLER_TIMEOUT_MS`. */
 export const HANDLER_TIMEOUT_MS = 30_000;
+/** runner.ts `SESSION_SHUTDOWN_HANDLER_TIMEOUT_MS`: teardown must stay prompt. */
+export const SHUTDOWN_TIMEOUT_MS = 2_000;
 
 type HandlerOutcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly kind: 'error' | 'timeout'; readonly message: string };
 
@@ -36,13 +38,14 @@ type HandlerOutcome = { readonly ok: true; readonly value: unknown } | { readonl
  * table says so for each before-event).
  */
 async function runHandler(source: HandlerSource, handler: EventHandler, event: { readonly type: string }, ctx: ExtensionContext, run?: Invocation): Promise<HandlerOutcome> {
+  const limit = event.type === 'session_shutdown' ? SHUTDOWN_TIMEOUT_MS : HANDLER_TIMEOUT_MS;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<HandlerOutcome>((resolve) => {
     const expire = () => {
-      if (run?.asked) timer = setTimeout(expire, HANDLER_TIMEOUT_MS);
-      else resolve({ ok: false, kind: 'timeout', message: `handler timed out after ${HANDLER_TIMEOUT_MS}ms` });
+      if (run?.asked) timer = setTimeout(expire, limit);
+      else resolve({ ok: false, kind: 'timeout', message: `handler timed out after ${limit}ms` });
     };
-    timer = setTimeout(expire, HANDLER_TIMEOUT_MS);
+    timer = setTimeout(expire, limit);
   });
   const ran = (async (): Promise<HandlerOutcome> => {
     try {
@@ -76,6 +79,17 @@ export async function emit(source: HandlerSource, event: { readonly type: string
     if (result.cancel) return result;
   }
   return result;
+}
+
+/**
+ * runner.ts `emit` for `session_shutdown` (agent-session.ts `dispose` → `emitSessionShutdownEvent`):
+ * every handler starts at once and the host waits for all of them, each capped at 2 s.
+ */
+export async function emitSessionShutdown(source: HandlerSource): Promise<void> {
+  const handlers = source.handlersOf('session_shutdown');
+  if (handlers.length === 0) return;
+  const ctx = source.eventContext();
+  await Promise.all(handlers.map((handler) => runHandler(source, handler, { type: 'session_shutdown' }, ctx)));
 }
 
 /** What `before_agent_start` handlers came to (runner.ts `BeforeAgentStartCombinedResult`). */

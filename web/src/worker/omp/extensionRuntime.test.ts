@@ -20,6 +20,7 @@ import type { EventBus } from './eventBus';
 import { ExtensionRuntime, type ExtensionFactory, type HostServices } from './extensionRuntime';
 import { PageUi } from './pageUi';
 import type { Notice } from './extensionRuntime';
+import { AgentFacts } from './agentFacts';
 
 const databases = freshDatabases('extension-runtime-test');
 const NOT_INITIALIZED = 'Extension runtime not initialized. Action methods cannot be called during extension loading.';
@@ -40,7 +41,7 @@ function recordingHost(hasUI = true) {
     appendCustom: (customType, data) => void appended.push([customType, data]),
     appendCustomMessage: () => undefined,
     pageUi: new PageUi(),
-    currentModel: () => undefined,
+    agent: new AgentFacts(),
     hasUI: () => hasUI,
     setStatus: (key, text) => void statuses.set(key, text),
     notified: (notice) => void notices.push(notice),

@@ -2,6 +2,7 @@ import type { BranchChangingEvent, CommandDefinition, ExtensionAPI, ExtensionCon
 import { apiTableLoaded, isTableKey, refusalFor, withRefusals } from './apiRefusals';
 import { normalizeCustomMessage, wouldTriggerTurn, type SendMessageOptions } from './customMessage';
 import { EventBus } from './eventBus';
+import { TIMINGS_OFF } from './loggerTimings';
 import type { EventHandler, HandlerSource } from './eventEmit';
 import { Invocation } from './invocation';
 import { runContext, type DialogAnswerer, type HostServices } from './runContext';
@@ -82,6 +83,7 @@ export class ExtensionRuntime implements HandlerSource {
         warn: (message: string, context?: unknown) => console.warn(message, context ?? ''),
         info: (message: string, context?: unknown) => console.info(message, context ?? ''),
         debug: (message: string, context?: unknown) => console.debug(message, context ?? ''),
+        ...TIMINGS_OFF,
       }),
       typebox: { Type: typeboxType() },
       get zod() {
@@ -112,6 +114,10 @@ export class ExtensionRuntime implements HandlerSource {
       getActiveTools: action(() => this.activeToolNames()),
       getAllTools: action(() => [...this.tools.values()].map(({ definition }) => toolInfo(definition))),
       setActiveTools: action(async (names: readonly string[]) => this.setActiveTools(names)),
+      // get-commands-handler.ts: an extension's commands as `source: "extension"` (the page has no prompt commands or skills).
+      getCommands: action(() => [...this.commands].map(([name, command]) => ({ name, description: command.description, source: 'extension' }))),
+      // The page names no session (OMP's name comes from /rename, setSessionName or a generated title): undefined, as an unnamed session's.
+      getSessionName: action((): string | undefined => undefined),
     };
     return withRefusals('pi', api);
   }

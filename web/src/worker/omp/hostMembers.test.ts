@@ -57,7 +57,7 @@ describe('pi.sendMessage', () => {
     const { host } = await hostWith(sender, 2);
     await host.runLine('/say turn');
     expect(host.core.journal.get(host.core.journal.leafId!)).toMatchObject({ type: 'custom_message', content: 'go on' });
-    expect(host.core.agentRun).toBeNull();
+    expect(host.core.agent.run).toBeNull();
     expect(notices(host).some((text) => text.includes('OMP would start a model turn'))).toBe(true);
   });
 

@@ -15,6 +15,7 @@ import { SEED_DESK_TOOL_DESCRIPTION } from '$domain/tool/schema';
 import seedDesk from '../../../../extension/seed-desk';
 import { ExtensionRuntime, type HostServices } from './extensionRuntime';
 import { PageUi } from './pageUi';
+import { AgentFacts } from './agentFacts';
 
 async function loaded(): Promise<ExtensionRuntime> {
   const journal = SessionJournal.empty(sessionHeader(asSessionId('5e55e55e-0000-4000-8000-0000000000aa'), '2026-05-01T12:00:00.000Z', '/test'));
@@ -23,7 +24,7 @@ async function loaded(): Promise<ExtensionRuntime> {
     appendCustom: () => undefined,
     appendCustomMessage: () => undefined,
     pageUi: new PageUi(),
-    currentModel: () => undefined,
+    agent: new AgentFacts(),
     hasUI: () => true,
     setStatus: () => undefined,
     notified: () => undefined,

@@ -4,6 +4,7 @@ import { withRefusals } from './apiRefusals';
 import type { CustomMessageFields } from './customMessage';
 import type { PageUi } from './pageUi';
 import type { PageModel } from '../../protocol/messages';
+import type { AgentFacts } from './agentFacts';
 import type { Invocation, Notice } from './invocation';
 import type { RunPolicy } from './runPolicy';
 import { sessionReads } from './sessionReads';
@@ -19,8 +20,8 @@ export interface HostServices {
   appendCustomMessage(message: CustomMessageFields): void;
   hasUI(): boolean;
   setStatus(key: string, text: string | undefined): void;
-  /** The real model the page last asked, as far as the worker knows it; undefined before. */
-  currentModel(): PageModel | undefined;
+  /** The agent side as far as the worker knows it: the run going on, the real model and system prompt last used. */
+  readonly agent: AgentFacts;
   /** Widgets and the Command box's text, as the extension set them (pageUi.ts). */
   readonly pageUi: PageUi;
   /** Every notify, for the event log (the invocation keeps its own too). */
@@ -112,9 +113,15 @@ export function runContext({ host, policy, invocation, answerer, command }: Cont
     sessionManager: sessionReads(() => host.currentJournal()),
     // OMP's ctx.model is a getter over the session's model (runner.ts): read when the code reads it.
     get model() {
-      return sessionModel(host.currentModel());
+      return sessionModel(host.agent.model);
     },
     isProjectTrusted: () => true,
+    // OMP: not streaming. The page's agent run goes from the page's start of a request (or a scripted agent's run) to its end.
+    isIdle: () => host.agent.run === null,
+    // OMP counts queued steering and follow-up messages; the page queues none.
+    hasPendingMessages: () => false,
+    // The parts of the system prompt the page last sent a real model, a fresh copy ([] before one).
+    getSystemPrompt: () => [...host.agent.systemPrompt],
   });
   return command ? withRefusals('commandCtx', ctx) : ctx;
 }
