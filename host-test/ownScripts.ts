@@ -64,6 +64,14 @@ export function ownScripts(): Script[] {
       branched: [{ command: '/note' }],
       end: [{ command: '/note' }, { tool: {}, name: 'read_note' }],
     }),
+    // The agent loop's notifications (issue 37, point 1): a call that runs, one the argument check refuses, and a reopen (session_shutdown).
+    // Its Tool call steps are left out: the real harness calls a tool outside OMP's loop, while the page's Tool call tab fires them.
+    shape('test:host\'s loop-events.ts: message_start/end, tool_execution_start/end, session_shutdown, and the reads /facts says', 'host-test/own/loop-events.ts', {
+      before: [{ command: '/facts' }],
+      turn: { turn: 'Shout sow.', call: { name: 'shout', args: { word: 'sow' } } },
+      after: [{ turn: 'Shout nothing.', call: { name: 'shout', args: {} } }, { command: '/facts' }],
+      end: [{ reopen: true }, { command: '/facts' }],
+    }),
     // Issue 37's lesson: its solution under each version it runs.
     ...ownLessonScripts(),
   ];

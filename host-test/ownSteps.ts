@@ -70,7 +70,14 @@ export function isHostRecord(entry: EntryLike): boolean {
 
 /** The custom entries on a branch, root to leaf (the host's own records left out). */
 export function customOnBranch(branch: readonly EntryLike[]): OwnView['custom'] {
-  return branch.filter((entry) => entry.type === 'custom' && !isHostRecord(entry)).map((entry) => ({ id: String(entry.id), customType: String(entry['customType']), data: entry['data'] ?? null }));
+  return branch.filter((entry) => entry.type === 'custom' && !isHostRecord(entry)).map((entry) => ({ id: String(entry.id), customType: String(entry['customType']), data: timeless(entry) }));
+}
+
+/** A `session_exit` entry's `recordedAt` is the clock's (the page's is seeded): compared as TIME, like an id is named. */
+function timeless(entry: EntryLike): unknown {
+  const data = entry['data'] ?? null;
+  if (entry['customType'] !== 'session_exit' || typeof data !== 'object' || data === null || !('recordedAt' in data)) return data;
+  return { ...data, recordedAt: 'TIME' };
 }
 
 /** Ids of the entries a trace may show, in file order (the host's own records, which the page does not write, left out). */

@@ -171,8 +171,9 @@ export class RealRunner {
       // The host exits (dispose: `session_exit` once there is an assistant message) and a new
       // process opens the session's file, if the host wrote one; else it starts a new session.
       const file = h.sm.getSessionFile();
-      said.push(...h.ui.said.slice(saidFrom));
       await h.close();
+      // After the dispose: what its `session_shutdown` handlers said belongs to this step too.
+      said.push(...h.ui.said.slice(saidFrom));
       this.fault?.dispose();
       this.fault = null;
       const found = file !== undefined && existsSync(file);

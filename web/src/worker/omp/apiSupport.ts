@@ -96,7 +96,7 @@ export const API_SUPPORT: Readonly<Record<string, ApiSupport>> = {
   'pi.getActiveTools()': ['works', 'The running extension\'s active tools (every one it registered until `setActiveTools`); the page has no built-in tools to list beside them.'],
   'pi.getAllTools()': ['works', 'Every tool the extension registered, active or not, with `sourceInfo.path` `<extension:name>`: the page loads an extension from no file.'],
   'pi.setActiveTools()': ['works', 'Names that are not registered are ignored, as in OMP; an inactive tool is not offered to a real model, and a call of it (the agents\', the Tool call tab\'s) ends as OMP\'s does, `Tool <name> not found`, without OMP\'s "Did you mean" hint. The set is the running extension\'s: Run my version starts it over.'],
-  'pi.getCommands()': ['works', 'The running extension\'s commands as `{ name, description, source: "extension" }`, as OMP lists an extension\'s; the page has no prompt commands or skills to list beside them, and lists a command OMP would skip for sharing a built-in\'s name.'],
+  'pi.getCommands()': ['works', 'The running extension\'s commands as `{ name, description, source: "extension" }`, as OMP lists an extension\'s. OMP 18.2.3 lists its own built-in extension\'s `/autoresearch` beside them (measured in test:host), and prompt commands and skills, none of which the page has; the page also lists a command OMP would skip for sharing a built-in\'s name.'],
   'pi.setModel()': ['not yet'],
   'pi.getThinkingLevel()': ['not yet'],
   'pi.setThinkingLevel()': ['not yet'],
