@@ -154,3 +154,71 @@ describe('pi.logger’s timing helpers, as OMP with timings off', () => {
     expect(logger['shouldExitAfterTimings']!()).toBe(false);
   });
 });
+
+describe('ctx.setTimeout, setInterval, clearTimer: OMP’s managed timers', () => {
+  /** An extension whose `/later <what>` schedules through ctx; what each callback does is recorded. */
+  function scheduler() {
+    const ran: string[] = [];
+    const handles: unknown[] = [];
+    const extension: ExtensionFactory = (pi) => {
+      pi.registerCommand('later', {
+        handler: async (args, ctx) => {
+          const timers = loose(ctx);
+          if (args === 'once') handles.push(timers['setTimeout']!((word: unknown) => void ran.push(`once ${String(word)}`), 5, 'sown'));
+          if (args === 'throw') timers['setTimeout']!(() => { throw new Error('frost'); }, 5);
+          if (args === 'reject') timers['setTimeout']!(async () => { throw new Error('hail'); }, 5);
+          if (args === 'every') handles.push(timers['setInterval']!(() => void ran.push('tick'), 5));
+          if (args === 'clear') timers['clearTimer']!(handles.pop());
+          if (args === 'clear-other') timers['clearTimer']!(setTimeout(() => void ran.push('raw timer'), 5));
+        },
+      });
+    };
+    return { ran, extension };
+  }
+  const errors = (host: PlaygroundHost) => host.events().flatMap((item) => (item.kind === 'notification' && item.text.includes('<timer>') ? [item.text] : []));
+
+  it('a timeout runs once with its arguments; a throw and a rejection are the extension’s errors, not the worker’s', async () => {
+    const { ran, extension } = scheduler();
+    const host = await hostWith(extension, 11);
+    await host.runLine('/later once');
+    await host.runLine('/later throw');
+    await host.runLine('/later reject');
+    await vi.waitFor(() => expect(errors(host)).toHaveLength(2));
+    expect(ran).toEqual(['once sown']);
+    expect(errors(host)).toEqual(['Extension "<timer>" error: frost', 'Extension "<timer>" error: hail']);
+    expect(host.core.extensions.timers.size).toBe(0);
+  });
+
+  it('an interval repeats until clearTimer; a handle it did not make is left alone', async () => {
+    const { ran, extension } = scheduler();
+    const host = await hostWith(extension, 12);
+    await host.runLine('/later every');
+    await vi.waitFor(() => expect(ran.filter((word) => word === 'tick').length).toBeGreaterThanOrEqual(2));
+    await host.runLine('/later clear');
+    const ticks = ran.length;
+    await host.runLine('/later clear-other');
+    await vi.waitFor(() => expect(ran).toContain('raw timer'));
+    // Nothing ticked after the clear; the raw timer, not the extension's to clear, still ran.
+    expect(ran.slice(ticks)).toEqual(['raw timer']);
+    expect(host.core.extensions.timers.size).toBe(0);
+  });
+
+  it('a reopen (session_shutdown) clears every pending timer', async () => {
+    const { ran, extension } = scheduler();
+    const host = await hostWith(extension, 13);
+    await host.runLine('/later every');
+    expect(host.core.extensions.timers.size).toBe(1);
+    await host.reopen();
+    expect(host.core.extensions.timers.size).toBe(0);
+    const after = ran.length;
+    await host.runLine('/later once');
+    await vi.waitFor(() => expect(ran).toContain('once sown'));
+    expect(ran.slice(after)).toEqual(['once sown']);
+  });
+
+  it('getAsyncJobSnapshot: null, as OMP without an async job manager', async () => {
+    const { seen, extension } = reader();
+    const host = await hostWith(extension, 14);
+    expect((await contextOf(host, seen))['getAsyncJobSnapshot']!()).toBeNull();
+  });
+});

@@ -22,6 +22,8 @@ const IN_EVENT_DIALOGS = 'A dialog the handler opens is shown as a command\'s is
 const TURN_DIALOGS = 'A dialog the handler opens answers as cancelled.';
 const TIMINGS_OFF = 'As OMP with timings off (no `PI_TIMING`), which the page always is.';
 const LOOP_ORDER = 'The page awaits each handler before it goes on, where OMP\'s loop does not wait for them (the order is the same).';
+const TIMERS = 'As OMP\'s managed timers: the extra arguments are passed to the callback, its throw or rejection is shown as `Extension "<timer>" error: …` instead of escaping, and every pending timer is cleared at `session_shutdown` (a reopen, or the extension replaced). When the tab closes or reloads, the worker ends with its timers.';
+const NO_MCP = 'the page connects to no MCP servers, so no tool fronts one.';
 const PANEL_CALLS = 'A call from the Tool call tab, which stands in for a model\'s outside any run, fires it too.';
 
 export const API_SUPPORT: Readonly<Record<string, ApiSupport>> = {
@@ -137,7 +139,7 @@ export const API_SUPPORT: Readonly<Record<string, ApiSupport>> = {
   'ctx.ui.setToolsExpanded()': ['not yet'],
   'ctx.mode': ['works', '"rpc" while the page answers dialogs (a client draws them, as in OMP\'s RPC mode), "print" when the host has no UI.'],
   'ctx.getContextUsage()': ['not yet'],
-  'ctx.getAsyncJobSnapshot()': ['not yet'],
+  'ctx.getAsyncJobSnapshot()': ['works', 'Null, as OMP answers when it runs no async job manager: the page runs no background jobs (OMP\'s background shells and tasks).'],
   'ctx.compact()': ['not yet'],
   'ctx.hasUI': ['works', 'False while the page runs the host without UI (a setting the lessons and the Refusals view use).'],
   'ctx.cwd': ['refused', `there is no working directory: ${NO_FILES}`],
@@ -174,9 +176,9 @@ export const API_SUPPORT: Readonly<Record<string, ApiSupport>> = {
   'ctx.isProjectTrusted()': ['works', 'Always true, as in OMP.'],
   'ctx.getSystemPrompt()': ['works', 'The system prompt the page last sent a real model, as `before_agent_start` left it (its parts); [] before the first request, where OMP always has its own. A scripted agent\'s run sends none and leaves it; a reload forgets it.'],
   'ctx.memory': ['works', 'Left undefined (it is optional): the page has no memory backend.'],
-  'ctx.setInterval()': ['not yet'],
-  'ctx.setTimeout()': ['not yet'],
-  'ctx.clearTimer()': ['not yet'],
+  'ctx.setInterval()': ['works', TIMERS],
+  'ctx.setTimeout()': ['works', `${TIMERS} A timeout is forgotten once it fired.`],
+  'ctx.clearTimer()': ['works', 'Clears a timer the extension made with `ctx.setTimeout` or `ctx.setInterval`; any other handle is ignored, as in OMP.'],
   'ctx.invokeTool()': ['works', 'Left undefined, as OMP leaves it for a tool that re-registers no built-in: the page has no built-in tools.'],
   'commandCtx.waitForIdle()': ['not yet'],
   'commandCtx.newSession()': ['not yet'],
@@ -192,14 +194,14 @@ export const API_SUPPORT: Readonly<Record<string, ApiSupport>> = {
   'tool.defaultInactive': ['not yet'],
   'tool.loadMode': ['not yet'],
   'tool.deferrable': ['not yet'],
-  'tool.readsSkillUris': ['not yet'],
+  'tool.readsSkillUris': ['refused', 'the page has no skills (no file system to find them in), so there is no `skill://` content to read.'],
   'tool.approval': ['works', 'The tier the host\'s approval gate resolves, "exec" when left out, as in OMP.'],
   'tool.strict': ['not yet'],
-  'tool.mcpServerName': ['not yet'],
-  'tool.mcpToolName': ['not yet'],
+  'tool.mcpServerName': ['refused', NO_MCP],
+  'tool.mcpToolName': ['refused', NO_MCP],
   'tool.legacyName': ['not yet'],
   'tool.shellEnv': ['refused', NO_SHELL],
-  'tool.sourcePath': ['not yet'],
+  'tool.sourcePath': ['refused', `the page loads an extension from no file: ${NO_FILES}`],
   'tool.execute()': ['works', 'With its `ctx` (no UI dialogs from a tool: they answer as cancelled).'],
   'tool.onSession()': ['not yet'],
   'tool.renderCall()': ['refused', NO_TERMINAL],

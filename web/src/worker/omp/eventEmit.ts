@@ -21,6 +21,8 @@ export interface HandlerSource {
   /** A handler threw or timed out: the host shows `Extension "<path>" error: …`. */
   handlerFailed(event: string, error: string): void;
   readonly path: string;
+  /** The extension's managed timers (`ctx.setTimeout`…), cleared when its host ends. */
+  readonly timers?: { clearAll(): void };
 }
 
 /** runner.ts `EXTENSION_HANDLER_TIMEOUT_MS`. */
@@ -83,13 +85,19 @@ export async function emit(source: HandlerSource, event: { readonly type: string
 
 /**
  * runner.ts `emit` for `session_shutdown` (agent-session.ts `dispose` → `emitSessionShutdownEvent`):
- * every handler starts at once and the host waits for all of them, each capped at 2 s.
+ * every handler starts at once and the host waits for all of them, each capped at 2 s; then the
+ * extension's managed timers are cleared.
  */
 export async function emitSessionShutdown(source: HandlerSource): Promise<void> {
-  const handlers = source.handlersOf('session_shutdown');
-  if (handlers.length === 0) return;
-  const ctx = source.eventContext();
-  await Promise.all(handlers.map((handler) => runHandler(source, handler, { type: 'session_shutdown' }, ctx)));
+  try {
+    const handlers = source.handlersOf('session_shutdown');
+    if (handlers.length === 0) return;
+    const ctx = source.eventContext();
+    await Promise.all(handlers.map((handler) => runHandler(source, handler, { type: 'session_shutdown' }, ctx)));
+  } finally {
+    // runner.ts `emitSessionShutdownEvent`: the managed timers are cleared whatever the handlers did.
+    source.timers?.clearAll();
+  }
 }
 
 /** What `before_agent_start` handlers came to (runner.ts `BeforeAgentStartCombinedResult`). */

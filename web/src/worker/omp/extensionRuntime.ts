@@ -3,6 +3,7 @@ import { apiTableLoaded, isTableKey, refusalFor, withRefusals } from './apiRefus
 import { normalizeCustomMessage, wouldTriggerTurn, type SendMessageOptions } from './customMessage';
 import { EventBus } from './eventBus';
 import { TIMINGS_OFF } from './loggerTimings';
+import { ManagedTimers } from './managedTimers';
 import type { EventHandler, HandlerSource } from './eventEmit';
 import { Invocation } from './invocation';
 import { runContext, type DialogAnswerer, type HostServices } from './runContext';
@@ -42,6 +43,11 @@ export class ExtensionRuntime implements HandlerSource {
   private active: readonly string[] | null = null;
   /** Action methods throw while the factory runs, as the host's do. */
   private loading = true;
+  /** `ctx.setTimeout`/`setInterval`: a callback's throw is the extension's error; cleared at `session_shutdown`. */
+  readonly timers = new ManagedTimers(
+    () => this.policy?.newRun(),
+    (_event, message) => this.host.notified({ level: 'error', text: `Extension "<timer>" error: ${message}`, shown: true }),
+  );
 
   private constructor(
     private readonly host: HostServices,
@@ -253,7 +259,7 @@ export class ExtensionRuntime implements HandlerSource {
   }
 
   private context(invocation: Invocation, answerer: DialogAnswerer, command = false): ExtensionContext {
-    return runContext({ host: this.host, policy: this.policy, invocation, answerer, command });
+    return runContext({ host: this.host, policy: this.policy, invocation, answerer, command, timers: this.timers });
   }
 }
 

@@ -6,6 +6,7 @@ import type { PageUi } from './pageUi';
 import type { PageModel } from '../../protocol/messages';
 import type { AgentFacts } from './agentFacts';
 import type { Invocation, Notice } from './invocation';
+import type { ManagedTimers } from './managedTimers';
 import type { RunPolicy } from './runPolicy';
 import { sessionReads } from './sessionReads';
 import type { SessionJournal } from '$domain/journal/journal';
@@ -45,6 +46,8 @@ export interface ContextParts {
   readonly answerer: DialogAnswerer;
   /** A command handler's ctx carries OMP's session controls (ExtensionCommandContext). */
   readonly command: boolean;
+  /** The extension's managed timers (`ctx.setTimeout`, `setInterval`, `clearTimer`). */
+  readonly timers?: ManagedTimers;
 }
 
 /**
@@ -66,7 +69,7 @@ function optionLabel(option: unknown): string {
  * OMP's context, its `ui` and its session manager throws its sentence from the API table
  * (apiSupport.ts) when called, so nothing an extension asks for silently does nothing.
  */
-export function runContext({ host, policy, invocation, answerer, command }: ContextParts): ExtensionContext {
+export function runContext({ host, policy, invocation, answerer, command, timers }: ContextParts): ExtensionContext {
   const hasUI = host.hasUI();
   // Every request goes one way: the page is asked (the run waits), or the host answers at once.
   const ask = (body: UiRequestBody): Promise<boolean | string | undefined> => {
@@ -122,6 +125,9 @@ export function runContext({ host, policy, invocation, answerer, command }: Cont
     hasPendingMessages: () => false,
     // The parts of the system prompt the page last sent a real model, a fresh copy ([] before one).
     getSystemPrompt: () => [...host.agent.systemPrompt],
+    // OMP answers null when it runs no async job manager; the page runs no background jobs.
+    getAsyncJobSnapshot: () => null,
+    ...(timers ? { setInterval: timers.setInterval.bind(timers), setTimeout: timers.setTimeout.bind(timers), clearTimer: timers.clear.bind(timers) } : {}),
   });
   return command ? withRefusals('commandCtx', ctx) : ctx;
 }
