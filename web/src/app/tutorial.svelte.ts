@@ -115,14 +115,28 @@ export class Tutorial {
   observed(): Observed | null {
     const view = this.playground.view;
     if (!view) return null;
+    const { conversation, events, journal, tree } = this.playground;
+    // Getters: a check depends only on what its goal reads, so an answer's event or conversation
+    // update does not run again a check that never looks at them (issue 38: the check ran twice
+    // per query, once for the answer's events and once for its facts).
     return {
       view,
       facts: this.playground.facts.facts.filter((fact) => fact.seq >= this.stepStart),
-      branch: this.playground.conversation.items,
-      events: this.playground.events.items,
-      journalFilter: this.playground.journal.filter,
-      journalLines: this.playground.journal.lines,
-      comparison: this.playground.tree.comparison,
+      get branch() {
+        return conversation.items;
+      },
+      get events() {
+        return events.items;
+      },
+      get journalFilter() {
+        return journal.filter;
+      },
+      get journalLines() {
+        return journal.lines;
+      },
+      get comparison() {
+        return tree.comparison;
+      },
     };
   }
 
