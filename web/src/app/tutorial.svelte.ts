@@ -21,6 +21,9 @@ type CheckGoal = typeof import('../tutorial/goals').checkGoal;
  * lesson's goals wait for the learner's first action outside the Command box, the first fact the
  * page notes, or "Do it for me" (`startChecking`): until then there is nothing to judge.
  */
+/** A Seed Desk step while the learner's own extension runs alone (issue 37). */
+const OWN_RUNS = 'Not checked now: your own extension runs instead of Seed Desk, so this step has nothing to read. Choose a lesson in the list to bring Seed Desk back, or lesson 10 to practise with your own extension.';
+
 export class Tutorial {
   position = $state<Position>({ lesson: 0, step: 0 });
   completed = $state.raw<ReadonlySet<string>>(new Set());
@@ -146,6 +149,8 @@ export class Tutorial {
     if (this.loadError) return { done: false, whyNot: this.loadError };
     if (!observed) return { done: false, whyNot: 'The journal is still opening.' };
     if (!step) return { done: false, whyNot: 'The lesson is still loading.' };
+    // The learner's own extension runs instead of Seed Desk: a Seed Desk step has nothing to read.
+    if (observed.view.own === true && this.entry.own !== true) return { done: false, whyNot: OWN_RUNS };
     const goal = this.goals?.lesson === this.entry.id ? this.goals.goals[step.id] : undefined;
     if (!this.checkGoal || !goal) return { done: false, whyNot: this.checking ? 'Not yet: the check is loading.' : 'Not yet: follow the step above; it is checked as you act.' };
     return this.checkGoal(goal, observed);
