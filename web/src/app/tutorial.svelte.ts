@@ -21,6 +21,9 @@ type CheckGoal = typeof import('../tutorial/goals').checkGoal;
  * lesson's goals wait for the learner's first action outside the Command box, the first fact the
  * page notes, or "Do it for me" (`startChecking`): until then there is nothing to judge.
  */
+/** A Seed Desk step while the learner's own extension runs alone (issue 37). */
+const OWN_RUNS = 'Not checked now: your own extension runs instead of Seed Desk, so this step has nothing to read. Choose a lesson in the list to bring Seed Desk back, or lesson 10 to practise with your own extension.';
+
 export class Tutorial {
   position = $state<Position>({ lesson: 0, step: 0 });
   completed = $state.raw<ReadonlySet<string>>(new Set());
@@ -115,14 +118,28 @@ export class Tutorial {
   observed(): Observed | null {
     const view = this.playground.view;
     if (!view) return null;
+    const { conversation, events, journal, tree } = this.playground;
+    // Getters: a check depends only on what its goal reads, so an answer's event or conversation
+    // update does not run again a check that never looks at them (issue 38: the check ran twice
+    // per query, once for the answer's events and once for its facts).
     return {
       view,
       facts: this.playground.facts.facts.filter((fact) => fact.seq >= this.stepStart),
-      branch: this.playground.conversation.items,
-      events: this.playground.events.items,
-      journalFilter: this.playground.journal.filter,
-      journalLines: this.playground.journal.lines,
-      comparison: this.playground.tree.comparison,
+      get branch() {
+        return conversation.items;
+      },
+      get events() {
+        return events.items;
+      },
+      get journalFilter() {
+        return journal.filter;
+      },
+      get journalLines() {
+        return journal.lines;
+      },
+      get comparison() {
+        return tree.comparison;
+      },
     };
   }
 
@@ -132,6 +149,8 @@ export class Tutorial {
     if (this.loadError) return { done: false, whyNot: this.loadError };
     if (!observed) return { done: false, whyNot: 'The journal is still opening.' };
     if (!step) return { done: false, whyNot: 'The lesson is still loading.' };
+    // The learner's own extension runs instead of Seed Desk: a Seed Desk step has nothing to read.
+    if (observed.view.own === true && this.entry.own !== true) return { done: false, whyNot: OWN_RUNS };
     const goal = this.goals?.lesson === this.entry.id ? this.goals.goals[step.id] : undefined;
     if (!this.checkGoal || !goal) return { done: false, whyNot: this.checking ? 'Not yet: the check is loading.' : 'Not yet: follow the step above; it is checked as you act.' };
     return this.checkGoal(goal, observed);

@@ -161,6 +161,15 @@ describe('Tutorial: checking a step', () => {
     expect(JSON.parse(progress.getItem(PROGRESS_KEY) ?? '[]')).toEqual(['query-desk']);
   });
 
+  it('while the learner\'s own extension runs instead of Seed Desk, a Seed Desk step is not checked, and says why and how to bring Seed Desk back', async () => {
+    const { tutorial, playground } = setup('#/lesson/1/step/1', { own: true });
+    await playground.start();
+    await until(() => tutorial.lesson !== null);
+    tutorial.startChecking();
+    await until(() => tutorial.check().whyNot !== 'Not yet: the check is loading.');
+    expect(tutorial.check()).toEqual({ done: false, whyNot: expect.stringMatching(/^Not checked now: your own extension runs instead of Seed Desk.*Choose a lesson in the list to bring Seed Desk back/) });
+  });
+
   it('a step\'s facts start when the learner arrives at it: what was done before does not count', async () => {
     const { tutorial, playground } = setup('#/lesson/1/step/1');
     await playground.start();

@@ -50,6 +50,26 @@ interface Placement {
   editedFrom?: 'an-edit' | 'shipped' | undefined;
 }
 
+/** One fact as the goal conditions read it: its outcome, and for a tool call the call and its outcome. */
+interface ReadFact {
+  readonly outcome: OutcomeFact | null;
+  readonly tool: ToolFact | null;
+  readonly toolOutcome: OutcomeFact | null;
+}
+
+/** A stamped fact never changes once noted (facts.svelte.ts keeps the object), so what it reads as is kept with it. */
+const readFacts = new WeakMap<StampedFact, ReadFact>();
+
+function readFact(fact: StampedFact): ReadFact {
+  let read = readFacts.get(fact);
+  if (read === undefined) {
+    const tool = fact.kind === 'tool' ? { ...ranUnder(fact), by: fact.by ?? 'you', args: parseJsonObject(fact.args), outcome: fact.outcome, entries: fact.deskEntries } : null;
+    read = { outcome: outcomeOf(fact), tool, toolOutcome: tool ? outcomeOfTool(tool) : null };
+    readFacts.set(fact, read);
+  }
+  return read;
+}
+
 /** The facts of one step, and the names parts gave to the facts they matched. */
 export class StepFacts {
   readonly outcomes: readonly OutcomeFact[];
@@ -57,25 +77,35 @@ export class StepFacts {
   readonly dialogs: readonly DialogFact[];
   readonly labels = new Map<string, Match>();
 
+  /** The step's switches of the Interactive UI, oldest first. */
+  private readonly switches: readonly Extract<StampedFact, { kind: 'interactive' }>[];
+
   constructor(readonly observed: Observed) {
-    const tools = observed.facts.flatMap((fact): ToolFact[] =>
-      fact.kind === 'tool' ? [{ ...ranUnder(fact), by: fact.by ?? 'you', args: parseJsonObject(fact.args), outcome: fact.outcome, entries: fact.deskEntries }] : [],
-    );
+    // A goal is checked on every answer; each fact is read into its outcome once (readFact), so a check costs its new facts, not all of them again.
+    const read = observed.facts.map(readFact);
+    const tools = read.flatMap((fact) => (fact.tool ? [fact.tool] : []));
     this.tools = tools;
     const raced = racedAnswers(observed.facts);
-    this.outcomes = [...observed.facts.map(outcomeOf), ...tools.map(outcomeOfTool)]
-      .filter((fact): fact is OutcomeFact => fact !== null)
-      .map((fact) => (fact.path === 'dialog' ? { ...fact, raced: raced.has(fact.seq) } : fact))
-      .sort((a, b) => a.seq - b.seq);
+    const outcomes: OutcomeFact[] = [];
+    for (const fact of read) {
+      for (const outcome of [fact.outcome, fact.toolOutcome]) if (outcome) outcomes.push(outcome.path === 'dialog' ? { ...outcome, raced: raced.has(outcome.seq) } : outcome);
+    }
+    // Facts come in seq order, and a fact's own outcomes share its seq: already sorted.
+    this.outcomes = outcomes;
     this.dialogs = dialogsOf(observed.facts);
+    this.switches = observed.facts.filter((fact): fact is Extract<StampedFact, { kind: 'interactive' }> => fact.kind === 'interactive');
   }
 
   /** The Interactive UI switch when the fact at `seq` happened: its last change before it in this step, else now if the step never touched it. */
   interactiveAt(seq: number): boolean | null {
-    const changes = this.observed.facts.filter((fact): fact is Extract<StampedFact, { kind: 'interactive' }> => fact.kind === 'interactive');
-    const before = changes.filter((change) => change.seq < seq).at(-1);
-    if (before) return before.value;
-    return changes.length === 0 ? this.observed.view.interactive : null;
+    const switches = this.switches;
+    if (switches.length === 0) return this.observed.view.interactive;
+    let before: boolean | null = null;
+    for (const change of switches) {
+      if (change.seq >= seq) break;
+      before = change.value;
+    }
+    return before;
   }
 
   revisionMatches(match: RevisionMatch | undefined, revision: string | null): boolean {

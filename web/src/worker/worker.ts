@@ -169,10 +169,27 @@ channel?.addEventListener('message', (event: MessageEvent<unknown>) => {
   });
 });
 
+/**
+ * What this tab tells the others goes after the answer it belongs to: the learner waits for the
+ * answer, the other tabs for nothing (the store already holds what they are told of). The
+ * BroadcastChannel's clone and post sat between the commit and the answer (issue 38's profile).
+ */
+const announcements: Broadcast[] = [];
+let announcing: ReturnType<typeof setTimeout> | null = null;
+
 function announce(message: Broadcast): void {
-  channel?.postMessage(message);
+  announcements.push(message);
+  // A change that no answer follows (none is due) is told after this task all the same.
+  announcing ??= setTimeout(tellOtherTabs, 0);
+}
+
+function tellOtherTabs(): void {
+  if (announcing !== null) clearTimeout(announcing);
+  announcing = null;
+  for (const message of announcements.splice(0)) channel?.postMessage(message);
 }
 
 function post(message: DeepReadonly<WorkerMessage>): void {
   postToPage(message);
+  if (message.kind === 'response' && announcements.length > 0) tellOtherTabs();
 }

@@ -44,6 +44,31 @@ function membersUnder(prefix: string): { readonly name: string; readonly key: st
   return found;
 }
 
+/** A refused member under a prefix, with its throwing descriptor: the same for every ctx made. */
+interface Refused {
+  readonly name: string;
+  readonly descriptor: PropertyDescriptor;
+}
+
+/** Per prefix, worked out once: a ctx is made for every run, and the table never changes once loaded. */
+const refusedUnder = new Map<string, readonly Refused[]>();
+
+function refusedMembers(prefix: string): readonly Refused[] {
+  let refused = refusedUnder.get(prefix);
+  if (refused === undefined) {
+    refused = membersUnder(prefix).flatMap(({ name, key, method }) => {
+      const refusal = refusalFor(key);
+      if (refusal === null) return [];
+      const refuse = (): never => {
+        throw new PageHostError(refusal);
+      };
+      return [{ name, descriptor: method ? { value: refuse, enumerable: false } : { get: refuse, enumerable: false } }];
+    });
+    refusedUnder.set(prefix, refused);
+  }
+  return refused;
+}
+
 /**
  * Gives `target` every member the table lists under `prefix` that does not work in the page: a
  * method that throws its sentence when called, a property that throws it when read (not
@@ -51,13 +76,6 @@ function membersUnder(prefix: string): { readonly name: string; readonly key: st
  * silently does nothing; what works is the target's own.
  */
 export function withRefusals<T extends object>(prefix: string, target: T): T {
-  for (const { name, key, method } of membersUnder(prefix)) {
-    const refusal = refusalFor(key);
-    if (refusal === null) continue;
-    const refuse = (): never => {
-      throw new PageHostError(refusal);
-    };
-    Object.defineProperty(target, name, method ? { value: refuse, enumerable: false } : { get: refuse, enumerable: false });
-  }
+  for (const { name, descriptor } of refusedMembers(prefix)) Object.defineProperty(target, name, descriptor);
   return target;
 }
