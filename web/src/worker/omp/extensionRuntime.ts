@@ -2,8 +2,8 @@ import type { BranchChangingEvent, CommandDefinition, ExtensionAPI, ExtensionCon
 import { apiTableLoaded, isTableKey, refusalFor, withRefusals } from './apiRefusals';
 import { normalizeCustomMessage, wouldTriggerTurn, type SendMessageOptions } from './customMessage';
 import { EventBus } from './eventBus';
-import { TIMINGS_OFF } from './loggerTimings';
-import { ManagedTimers } from './managedTimers';
+import { lazyMembers, lazyMembersLoaded } from './lazyMembers';
+import type { ManagedTimers } from './managedTimers';
 import type { EventHandler, HandlerSource } from './eventEmit';
 import { Invocation } from './invocation';
 import { runContext, type DialogAnswerer, type HostServices } from './runContext';
@@ -44,7 +44,7 @@ export class ExtensionRuntime implements HandlerSource {
   /** Action methods throw while the factory runs, as the host's do. */
   private loading = true;
   /** `ctx.setTimeout`/`setInterval`: a callback's throw is the extension's error; cleared at `session_shutdown`. */
-  readonly timers = new ManagedTimers(
+  readonly timers: ManagedTimers = new (lazyMembers().ManagedTimers)(
     () => this.policy?.newRun(),
     (_event, message) => this.host.notified({ level: 'error', text: `Extension "<timer>" error: ${message}`, shown: true }),
   );
@@ -60,7 +60,7 @@ export class ExtensionRuntime implements HandlerSource {
   }
 
   static async load(factory: ExtensionFactory, host: HostServices, path = 'seed-desk.js', policy: RunPolicy | null = null): Promise<ExtensionRuntime> {
-    await apiTableLoaded();
+    await Promise.all([apiTableLoaded(), lazyMembersLoaded()]);
     try {
       return await ExtensionRuntime.loadOnce(factory, host, path, policy);
     } catch (error) {
@@ -89,7 +89,7 @@ export class ExtensionRuntime implements HandlerSource {
         warn: (message: string, context?: unknown) => console.warn(message, context ?? ''),
         info: (message: string, context?: unknown) => console.info(message, context ?? ''),
         debug: (message: string, context?: unknown) => console.debug(message, context ?? ''),
-        ...TIMINGS_OFF,
+        ...lazyMembers().TIMINGS_OFF,
       }),
       typebox: { Type: typeboxType() },
       get zod() {

@@ -3,6 +3,7 @@ import type { SessionHeader } from '$domain/journal/entry';
 import type { SessionJournal } from '$domain/journal/journal';
 import type { HostEntry, HostSessionManager } from '../../../../extension/ompApi';
 import { withRefusals } from './apiRefusals';
+import { lazyMembers } from './lazyMembers';
 
 /** A node of `getTree()`: the entry, its children ordered by timestamp, its label if any. */
 export interface HostTreeNode {
@@ -48,49 +49,9 @@ export function sessionReads(current: () => SessionJournal): PageSessionManager 
     getTree: () => treeOf(entries(), current()),
     // The page names no session (see `pi.getSessionName`): undefined, as OMP answers for an unnamed one.
     getSessionName: (): string | undefined => undefined,
-    getUsageStatistics: () => usageOf(entries()),
+    // Computed in a chunk of its own (lazyMembers.ts), loaded before any extension runs.
+    getUsageStatistics: () => lazyMembers().usageOf(entries()),
   });
-}
-
-/** session-entries.ts `UsageStatistics`. */
-export interface UsageStatistics {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  totalTokens: number;
-  orchestrationInput: number;
-  orchestrationOutput: number;
-  orchestrationCacheRead: number;
-  premiumRequests: number;
-  cost: number;
-}
-
-/**
- * session-manager.ts `SessionEntryIndex` (`entryUsage`, `addUsage`): every assistant message's
- * `usage`, summed over every entry of the session, all branches (the page has no `model_usage`
- * entries or `task` tool). A field an imported file leaves out counts 0, where OMP's sum would
- * turn to NaN.
- */
-function usageOf(entries: readonly HostEntry[]): UsageStatistics {
-  const total: UsageStatistics = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, orchestrationInput: 0, orchestrationOutput: 0, orchestrationCacheRead: 0, premiumRequests: 0, cost: 0 };
-  const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
-  for (const entry of entries) {
-    const message = (entry as { type: string; message?: { role?: unknown; usage?: unknown } }).message;
-    if (entry.type !== 'message' || message?.role !== 'assistant' || typeof message.usage !== 'object' || message.usage === null) continue;
-    const usage = message.usage as Record<string, unknown> & { orchestration?: Record<string, unknown>; cost?: Record<string, unknown> };
-    total.input += count(usage.input);
-    total.output += count(usage.output);
-    total.cacheRead += count(usage.cacheRead);
-    total.cacheWrite += count(usage.cacheWrite);
-    total.totalTokens += count(usage.totalTokens);
-    total.orchestrationInput += count(usage.orchestration?.input);
-    total.orchestrationOutput += count(usage.orchestration?.output);
-    total.orchestrationCacheRead += count(usage.orchestration?.cacheRead);
-    total.premiumRequests += count(usage.premiumRequests);
-    total.cost += count(usage.cost?.total);
-  }
-  return total;
 }
 
 /** `getBranch(fromId?)`: root to leaf, header excluded; [] for a null leaf or an unknown id. */
