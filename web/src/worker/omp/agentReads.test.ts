@@ -222,3 +222,36 @@ describe('ctx.setTimeout, setInterval, clearTimer: OMP’s managed timers', () =
     expect((await contextOf(host, seen))['getAsyncJobSnapshot']!()).toBeNull();
   });
 });
+
+describe('pi.logger: the local transport, then the sinks', () => {
+  it('a sink hears each message with its level and context, a throwing sink breaks nothing, the disposer removes it', async () => {
+    const { seen, extension } = reader();
+    await hostWith(extension, 15);
+    const logger = loose(loose(seen.pi)['logger']);
+    const heard: unknown[] = [];
+    const quiet = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    logger['registerLogSink']!(() => {
+      throw new Error('sink broke');
+    });
+    const dispose = logger['registerLogSink']!((event: unknown) => void heard.push(event)) as () => void;
+    logger['warn']!('dry soil', { bed: 3 });
+    dispose();
+    logger['warn']!('not heard');
+    expect(heard).toEqual([{ level: 'warn', message: 'dry soil', context: { bed: 3 }, timestamp: expect.any(Date) }]);
+    expect(quiet.mock.calls).toEqual([['dry soil', { bed: 3 }], ['not heard', '']]);
+    quiet.mockRestore();
+  });
+
+  it('setTransports with neither console nor file turns the console off; either turns it on again', async () => {
+    const { seen, extension } = reader();
+    await hostWith(extension, 16);
+    const logger = loose(loose(seen.pi)['logger']);
+    const printed = vi.spyOn(console, 'info').mockImplementation(() => undefined);
+    logger['setTransports']!({ console: false, file: false });
+    logger['info']!('silent');
+    logger['setTransports']!({ file: '/tmp/omp.log' });
+    logger['info']!('heard');
+    expect(printed.mock.calls).toEqual([['heard', '']]);
+    printed.mockRestore();
+  });
+});

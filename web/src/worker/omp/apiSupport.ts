@@ -27,10 +27,12 @@ const NO_MCP = 'the page connects to no MCP servers, so no tool fronts one.';
 const PANEL_CALLS = 'A call from the Tool call tab, which stands in for a model\'s outside any run, fires it too.';
 
 export const API_SUPPORT: Readonly<Record<string, ApiSupport>> = {
-  'pi.logger.error()': ['works', 'Writes to the worker\'s console (OMP writes its log file); no panel shows it.'],
-  'pi.logger.warn()': ['works', 'Writes to the worker\'s console; no panel shows it.'],
-  'pi.logger.info()': ['works', 'Writes to the worker\'s console; no panel shows it.'],
-  'pi.logger.debug()': ['works', 'Writes to the worker\'s console; no panel shows it.'],
+  'pi.logger.error()': ['works', 'Writes to the worker\'s console (OMP writes its log file), then to every registered sink; no panel shows it.'],
+  'pi.logger.warn()': ['works', 'Writes to the worker\'s console, then to every registered sink; no panel shows it.'],
+  'pi.logger.info()': ['works', 'Writes to the worker\'s console, then to every registered sink; no panel shows it.'],
+  'pi.logger.debug()': ['works', 'Writes to the worker\'s console, then to every registered sink; no panel shows it.'],
+  'pi.logger.registerLogSink()': ['works', 'The sink hears each `{ level, message, context, timestamp }` the extension logs, and a throw in it is ignored, as in OMP; returns the disposer. OMP\'s sinks are process-wide and hear OMP\'s own logs too; the page\'s host logs nothing there, and a sink goes with the loaded extension when another replaces it.'],
+  'pi.logger.setTransports()': ['works', 'The worker\'s console stands in for both of OMP\'s transports (its log file, stdout): it stays on while either is asked for, and neither turns it off; a file path is not used.'],
   'pi.logger.time()': ['works', `${TIMINGS_OFF} \`time(op)\` records nothing; \`time(op, fn, ...args)\` runs \`fn\` and returns its value.`],
   'pi.logger.startTiming()': ['works', `${TIMINGS_OFF} OMP starts recording spans here; the page records none, so a later \`printTimings\` still finds no markers.`],
   'pi.logger.endTiming()': ['works', `${TIMINGS_OFF} Nothing to clear.`],

@@ -84,13 +84,7 @@ export class ExtensionRuntime implements HandlerSource {
       return run(...args);
     };
     const api = {
-      logger: withRefusals('pi.logger', {
-        error: (message: string, context?: unknown) => console.error(message, context ?? ''),
-        warn: (message: string, context?: unknown) => console.warn(message, context ?? ''),
-        info: (message: string, context?: unknown) => console.info(message, context ?? ''),
-        debug: (message: string, context?: unknown) => console.debug(message, context ?? ''),
-        ...lazyMembers().TIMINGS_OFF,
-      }),
+      logger: withRefusals('pi.logger', lazyMembers().pageLogger()),
       typebox: { Type: typeboxType() },
       get zod() {
         return zodNow();

@@ -13,7 +13,7 @@ export function lazyMembersLoaded(): Promise<void> {
   return loaded;
 }
 
-/** The logger's timing helpers, the managed timers, the usage sum: only once an extension is loading. */
+/** `pi.logger`, the managed timers, the usage sum: only once an extension is loading. */
 export function lazyMembers(): Chunk {
   if (chunk === null) throw new Error('The extension members chunk is not loaded yet: ExtensionRuntime.load waits for it.');
   return chunk;

@@ -3,6 +3,6 @@
  * WORKER_BUDGET, scripts/budget.mjs): one chunk of their own, fetched with the API table while the
  * store opens (lazyMembers.ts). Import them only through `lazyMembers()`, never statically.
  */
-export { TIMINGS_OFF } from './loggerTimings';
+export { pageLogger } from './pageLogger';
 export { ManagedTimers } from './managedTimers';
 export { usageOf } from './usageStatistics';
