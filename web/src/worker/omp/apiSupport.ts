@@ -205,7 +205,7 @@ export const API_SUPPORT: Readonly<Record<string, ApiSupport>> = {
   'tool.shellEnv': ['refused', NO_SHELL],
   'tool.sourcePath': ['refused', `the page loads an extension from no file: ${NO_FILES}`],
   'tool.execute()': ['works', 'With its `ctx` (no UI dialogs from a tool: they answer as cancelled).'],
-  'tool.onSession()': ['not yet'],
+  'tool.onSession()': ['works', 'Kept and never called, as in OMP\'s RPC and print modes, which the page\'s host stands for (`ctx.mode`): only OMP\'s terminal UI calls it (on start, switch, branch, tree and shutdown). Use `pi.on("session_start")` and the other session events, which the page fires.'],
   'tool.renderCall()': ['refused', NO_TERMINAL],
   'tool.renderResult()': ['refused', NO_TERMINAL],
   'command.description': ['works', 'Kept with the command; the page lists no commands yet.'],
