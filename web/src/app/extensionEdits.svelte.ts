@@ -1,5 +1,6 @@
 import type { CompileProblem, EditedFrom, EditedVersion, ExtensionKind } from '../protocol/messages';
 import type { Connection } from './connection.svelte';
+import { count, downloadModule } from './downloadModule';
 import type { Desk } from './desk.svelte';
 
 /**
@@ -141,23 +142,8 @@ export class ExtensionEdits {
   }
 
   /** "Download my version": one self-contained module (zod bundled in); null when it does not compile. */
-  async download(): Promise<{ fileName: string; code: string } | null> {
-    this.busy = 'download';
-    try {
-      const result = await this.connection.call({ type: 'downloadEdited', files: { ...this.drafts } });
-      if (result.kind === 'rejected') {
-        this.problems = result.problems;
-        this.message = `Not downloaded: ${count(result.problems.length, 'problem')}.`;
-        return null;
-      }
-      this.message = `Downloaded ${result.fileName} (${(result.code.length / 1024).toFixed(1)} KiB): install it as seed-desk.js is installed.`;
-      return result;
-    } catch (error) {
-      this.message = `Not downloaded: ${error instanceof Error ? error.message : String(error)}`;
-      return null;
-    } finally {
-      this.busy = null;
-    }
+  download(): Promise<{ fileName: string; code: string } | null> {
+    return downloadModule(this, () => this.connection.call({ type: 'downloadEdited', files: { ...this.drafts } }), 'install it as seed-desk.js is installed');
   }
 }
 
@@ -167,10 +153,6 @@ export function ranMessage(version: EditedVersion | undefined, compiled: string)
   return version.editedFrom === 'an-edit'
     ? `Your version runs now${compiled}: your change made its text the same as the shipped files.`
     : `Your version runs now${compiled}, but its text is the shipped files unchanged: it breaks and mends nothing.`;
-}
-
-function count(n: number, what: string): string {
-  return `${n} ${what}${n === 1 ? '' : 's'}`;
 }
 
 /** `extension/command.ts:59:38`: where a problem is, as editors and compilers write it. */

@@ -1,5 +1,6 @@
 import type { CompileProblem } from '../protocol/messages';
 import type { Connection } from './connection.svelte';
+import { count, downloadModule } from './downloadModule';
 import type { Desk } from './desk.svelte';
 import type { FactLog } from './facts.svelte';
 
@@ -157,27 +158,7 @@ export class OwnExtension {
   }
 
   /** "Download my version": one ES module, default export the factory; null when it does not compile. */
-  async download(): Promise<{ fileName: string; code: string } | null> {
-    this.busy = 'download';
-    try {
-      const result = await this.connection.call({ type: 'downloadOwn', files: { ...this.drafts } });
-      if (result.kind === 'rejected') {
-        this.problems = result.problems;
-        this.message = `Not downloaded: ${count(result.problems.length, 'problem')}.`;
-        return null;
-      }
-      this.problems = [];
-      this.message = `Downloaded ${result.fileName} (${(result.code.length / 1024).toFixed(1)} KiB): copy it into ~/.omp/agent/extensions/ and start omp.`;
-      return result;
-    } catch (error) {
-      this.message = `Not downloaded: ${error instanceof Error ? error.message : String(error)}`;
-      return null;
-    } finally {
-      this.busy = null;
-    }
+  download(): Promise<{ fileName: string; code: string } | null> {
+    return downloadModule(this, () => this.connection.call({ type: 'downloadOwn', files: { ...this.drafts } }), 'copy it into ~/.omp/agent/extensions/ and start omp');
   }
-}
-
-function count(n: number, what: string): string {
-  return `${n} ${what}${n === 1 ? '' : 's'}`;
 }
