@@ -1,6 +1,6 @@
 /**
  * test:host's own extension for the agent loop's notifications (issue 37): it says each
- * `message_start`/`message_end`, `tool_execution_start`/`tool_execution_end` and
+ * `message_start`/`message_end`, `tool_execution_start`/`_update`/`_end` and
  * `session_shutdown` it hears, with the fields OMP sends, and `/facts` says what the reads answer
  * (`pi.getCommands`, `pi.getSessionName`, `ctx.isIdle`, `ctx.hasPendingMessages`, the logger's
  * `time`), so the page's host and the real OMP 18.2.3 are compared word for word
@@ -41,8 +41,9 @@ export default function loopEvents(pi: ExtensionAPI) {
 		label: "Shout",
 		description: "Says a word loudly.",
 		parameters: pi.typebox.Type.Unsafe({ type: "object", properties: { word: { type: "string" } }, required: ["word"], additionalProperties: false }),
-		async execute(_id: string, params: unknown) {
+		async execute(_id: string, params: unknown, _signal: unknown, onUpdate: ((partial: unknown) => void) | undefined) {
 			const word = (params as { word: string }).word;
+			onUpdate?.({ content: [{ type: "text", text: `${word}...` }], details: { loud: false } });
 			return { content: [{ type: "text", text: word.toUpperCase() }], details: { word } };
 		},
 	} as never);
@@ -55,6 +56,7 @@ export default function loopEvents(pi: ExtensionAPI) {
 	// tool_call too: OMP prepares a reply's calls before it ends the message, so `tool_call` comes before the assistant's `message_end`.
 	on("tool_call", (event, ctx) => ctx.ui.notify(`tool_call ${String(event.toolName)} ${JSON.stringify(event.input)}`));
 	on("tool_execution_start", (event, ctx) => ctx.ui.notify(`tool_execution_start ${String(event.toolName)} ${JSON.stringify(event.args)} idle ${ctx.isIdle()}`));
+	on("tool_execution_update", (event, ctx) => ctx.ui.notify(`tool_execution_update ${String(event.toolName)} ${JSON.stringify(event.args)} ${JSON.stringify(event.partialResult)}`));
 	on("tool_execution_end", (event, ctx) => {
 		const result = event.result as { content: unknown; details: unknown };
 		ctx.ui.notify(`tool_execution_end ${String(event.toolName)} isError ${String(event.isError)} ${JSON.stringify(result.content)} ${JSON.stringify(result.details)}`);

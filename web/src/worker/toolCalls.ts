@@ -6,7 +6,7 @@ import type { HostCore } from './hostCore';
 import type { JsonSchema } from './omp/argumentCheck';
 import { noteAssistant, noteToolResult } from './omp/agentRun';
 import { emitToolCall, emitToolResult } from './omp/eventEmit';
-import { emitApprovalRequested, emitApprovalResolved, emitExecutionEnd, emitExecutionStart } from './omp/loopEvents';
+import { emitApprovalRequested, emitApprovalResolved, emitExecutionEnd, emitExecutionStart, emitExecutionUpdate } from './omp/loopEvents';
 import { deniedByUser, gateToolCall, safeJson, type GateOptions, type GatedTool, type GateVerdict } from './toolGate';
 
 type Stage = 'schema' | 'approval' | 'domain';
@@ -108,7 +108,7 @@ function registered(core: HostCore, name: string): GatedTool | null {
 
 /** The tool's own code; a throw becomes an error result with the message as its text, as in the host. */
 async function executeTool(core: HostCore, callId: string, name: string, args: unknown): Promise<ToolCallOutcome> {
-  const run = core.extensions.runTool(name, callId, args);
+  const run = core.extensions.runTool(name, callId, args, (partial) => emitExecutionUpdate(core, callId, name, args, partial));
   if (!run) return finishCall(core, callId, name, errorResult(`Tool ${name} not found`), 'domain');
   await run.settle();
   const result = run.result;

@@ -178,13 +178,13 @@ export class ExtensionRuntime implements HandlerSource {
     return invocation.start(this.reported(what, () => command.handler(args, this.context(invocation, answerer, true))));
   }
 
-  /** Runs a registered tool's `execute` (after the host's checks); the run's value is its result. */
-  runTool(name: string, toolCallId: string, params: unknown): Invocation | null {
+  /** Runs a registered tool's `execute` (after the host's checks), with `onUpdate` for its partial results; the run's value is its result. */
+  runTool(name: string, toolCallId: string, params: unknown, onUpdate?: (partial: unknown) => void): Invocation | null {
     const tool = this.tools.get(name);
     if (!tool) return null;
     const what = `${name} tool's execute`;
     const invocation = this.invocation(what);
-    return invocation.start(this.reported(what, () => tool.definition.execute(toolCallId, params, undefined, undefined, this.context(invocation, 'cancel'))));
+    return invocation.start(this.reported(what, () => tool.definition.execute(toolCallId, params, undefined, onUpdate, this.context(invocation, 'cancel'))));
   }
 
   /** A new run: the policy's per-run counts start over, and so they do for each leg after a dialog's answer. */

@@ -206,3 +206,31 @@ describe('session_shutdown', () => {
     expect(texts.some((text) => text.startsWith('Reopened'))).toBe(true);
   });
 });
+
+describe('tool_execution_update: the tool’s onUpdate during execute', () => {
+  it('each partial result between start and end, with the arguments; one without a content array as OMP’s loop reads it', async () => {
+    const seen: Record<string, unknown>[] = [];
+    const extension: ExtensionFactory = (pi) => {
+      pi.registerTool({
+        name: 'grow',
+        label: 'Grow',
+        description: 'Grows in steps.',
+        approval: 'read',
+        parameters: pi.typebox.Type.Unsafe({ type: 'object', properties: { days: { type: 'number' } }, required: ['days'] }),
+        execute: async (_id, params, _signal, onUpdate) => {
+          const update = onUpdate as (partial: unknown) => void;
+          update({ content: [{ type: 'text', text: 'sprouted' }], details: { day: 1 } });
+          update({ note: 'no content' });
+          return { content: [{ type: 'text', text: `grown in ${(params as { days: number }).days}` }], details: null };
+        },
+      });
+      for (const name of ['tool_execution_start', 'tool_execution_update', 'tool_execution_end']) onOf(pi)(name, (event) => void seen.push(structuredClone(event)));
+    };
+    const host = await hostWith(extension, 20);
+    const outcome = await toolCalls.callTool(host.core, '{"days":3}', false, 'grow');
+    const callId = (outcome as { callId: string }).callId;
+    expect(seen.map((event) => event['type'])).toEqual(['tool_execution_start', 'tool_execution_update', 'tool_execution_update', 'tool_execution_end']);
+    expect(seen[1]).toEqual({ type: 'tool_execution_update', toolCallId: callId, toolName: 'grow', args: { days: 3 }, partialResult: { content: [{ type: 'text', text: 'sprouted' }], details: { day: 1 } } });
+    expect(seen[2]).toMatchObject({ partialResult: { content: [{ type: 'text', text: 'Tool returned an invalid result: missing content array.' }], details: {}, isError: true } });
+  });
+});

@@ -56,6 +56,22 @@ export async function emitExecutionStart(core: HostCore, toolCallId: string, too
   await emit(core.extensions, { type: 'tool_execution_start', toolCallId, toolName, args, intent: undefined } as LoopEvent);
 }
 
+/**
+ * The tool's `onUpdate(partial)` during execute (agent-loop.ts `runTool`): `tool_execution_update`
+ * with the arguments it runs with and the partial result, read as the loop's `coerceToolResult`
+ * reads one (content that is not an array becomes OMP's error text; details `{}` when left out;
+ * OMP also checks each content block, the page passes them on as given). Not awaited, as the
+ * tool's call of `onUpdate` returns at once; its handlers still run in order.
+ */
+export function emitExecutionUpdate(core: HostCore, toolCallId: string, toolName: string, args: unknown, partial: unknown): void {
+  const raw = typeof partial === 'object' && partial !== null ? (partial as Record<string, unknown>) : null;
+  const details = raw && 'details' in raw ? raw['details'] : {};
+  const partialResult = Array.isArray(raw?.['content'])
+    ? { content: raw['content'], details }
+    : { content: [{ type: 'text', text: 'Tool returned an invalid result: missing content array.' }], details, isError: true };
+  void emit(core.extensions, { type: 'tool_execution_update', toolCallId, toolName, args, partialResult } as LoopEvent);
+}
+
 /** After execute and `tool_result`, before the result message: the result as recorded (`content`, `details`) and `isError`. */
 export async function emitExecutionEnd(core: HostCore, toolCallId: string, toolName: string, result: { readonly content: unknown; readonly details: unknown }, isError: boolean): Promise<void> {
   await emit(core.extensions, { type: 'tool_execution_end', toolCallId, toolName, result: { content: result.content, details: result.details }, isError } as LoopEvent);
