@@ -255,3 +255,16 @@ describe('pi.logger: the local transport, then the sinks', () => {
     printed.mockRestore();
   });
 });
+
+describe('ctx.ui members OMP’s RPC mode ignores', () => {
+  it('setWorkingMessage, addAutocompleteProvider and setToolsExpanded do nothing; getToolsExpanded is false', async () => {
+    const { seen, extension } = reader();
+    const host = await hostWith(extension, 17);
+    const ui = loose((await contextOf(host, seen))['ui']);
+    expect(ui['setWorkingMessage']!('Sowing…')).toBeUndefined();
+    expect(ui['addAutocompleteProvider']!(() => [])).toBeUndefined();
+    expect(ui['setToolsExpanded']!(true)).toBeUndefined();
+    expect(ui['getToolsExpanded']!()).toBe(false);
+    expect(host.view().status).toBe('');
+  });
+});

@@ -23,6 +23,7 @@ const TURN_DIALOGS = 'A dialog the handler opens answers as cancelled.';
 const TIMINGS_OFF = 'As OMP with timings off (no `PI_TIMING`), which the page always is.';
 const LOOP_ORDER = 'The page awaits each handler before it goes on, where OMP\'s loop does not wait for them (the order is the same).';
 const TIMERS = 'As OMP\'s managed timers: the extra arguments are passed to the callback, its throw or rejection is shown as `Extension "<timer>" error: …` instead of escaping, and every pending timer is cleared at `session_shutdown` (a reopen, or the extension replaced). When the tab closes or reloads, the worker ends with its timers.';
+const AS_RPC = 'as in OMP\'s RPC mode (which the page\'s host stands for: `ctx.mode`) and without UI:';
 const NO_MCP = 'the page connects to no MCP servers, so no tool fronts one.';
 const PANEL_CALLS = 'A call from the Tool call tab, which stands in for a model\'s outside any run, fires it too.';
 
@@ -121,7 +122,7 @@ export const API_SUPPORT: Readonly<Record<string, ApiSupport>> = {
   'ctx.ui.notify()': ['works', 'Shown in the events panel at its level (info, warning, error); an unknown level is shown as info.'],
   'ctx.ui.onTerminalInput()': ['refused', 'the page has no terminal to read keys from.'],
   'ctx.ui.setStatus()': ['works', 'Shown on the page\'s status line; undefined clears the key.'],
-  'ctx.ui.setWorkingMessage()': ['not yet'],
+  'ctx.ui.setWorkingMessage()': ['works', `Ignored, ${AS_RPC} the page shows no working message.`],
   'ctx.ui.setWidget()': ['works', 'Lines by key, shown above the Command box whatever the `placement`; undefined removes the key; a component factory (which OMP\'s RPC mode drops without a word) throws a sentence: the page draws no terminal components.'],
   'ctx.ui.setFooter()': ['refused', NO_TERMINAL],
   'ctx.ui.setHeader()': ['refused', NO_TERMINAL],
@@ -131,14 +132,14 @@ export const API_SUPPORT: Readonly<Record<string, ApiSupport>> = {
   'ctx.ui.pasteToEditor()': ['works', 'Adds the text at the end of the Command box\'s text (OMP\'s terminal pastes at the cursor; its RPC mode replaces the text).'],
   'ctx.ui.getEditorText()': ['works', 'What the extension put in the Command box since its last line ran ("" after that, as the box is empty then); what a person types there stays in the page until they run it (OMP\'s RPC mode always answers "").'],
   'ctx.ui.editor()': ['works', 'A dialog in the page with a several-line text box holding the prefill; undefined on Cancel and when the host has no UI. Dialog options and `promptStyle` are not used yet.'],
-  'ctx.ui.addAutocompleteProvider()': ['not yet'],
+  'ctx.ui.addAutocompleteProvider()': ['works', `Ignored, ${AS_RPC} the Command box completes nothing for an extension.`],
   'ctx.ui.setEditorComponent()': ['refused', NO_TERMINAL],
   'ctx.ui.theme': ['refused', 'a theme styles OMP\'s terminal components, which the page does not draw.'],
   'ctx.ui.getAllThemes()': ['refused', 'a theme styles OMP\'s terminal components, which the page does not draw.'],
   'ctx.ui.getTheme()': ['refused', 'a theme styles OMP\'s terminal components, which the page does not draw.'],
   'ctx.ui.setTheme()': ['refused', 'a theme styles OMP\'s terminal components, which the page does not draw.'],
-  'ctx.ui.getToolsExpanded()': ['not yet'],
-  'ctx.ui.setToolsExpanded()': ['not yet'],
+  'ctx.ui.getToolsExpanded()': ['works', `Always false, ${AS_RPC} the page does not fold tool output.`],
+  'ctx.ui.setToolsExpanded()': ['works', `Ignored, ${AS_RPC} the page does not fold tool output.`],
   'ctx.mode': ['works', '"rpc" while the page answers dialogs (a client draws them, as in OMP\'s RPC mode), "print" when the host has no UI.'],
   'ctx.getContextUsage()': ['not yet'],
   'ctx.getAsyncJobSnapshot()': ['works', 'Null, as OMP answers when it runs no async job manager: the page runs no background jobs (OMP\'s background shells and tasks).'],

@@ -107,6 +107,11 @@ export function runContext({ host, policy, invocation, answerer, command, timers
     setEditorText: (text: string) => (hasUI ? host.pageUi.setEditorText(text) : undefined),
     pasteToEditor: (text: string) => (hasUI ? host.pageUi.pasteToEditor(text) : undefined),
     getEditorText: () => (hasUI ? host.pageUi.getEditorText() : ''),
+    // What OMP's RPC mode (rpc-mode.ts) and its no-UI host (runner.ts `noOpUIContext`) do with these: nothing; tools never expanded.
+    setWorkingMessage: () => undefined,
+    addAutocompleteProvider: () => undefined,
+    getToolsExpanded: () => false,
+    setToolsExpanded: () => undefined,
   });
   const ctx = withRefusals('ctx', {
     ui,
