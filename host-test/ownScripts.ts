@@ -72,6 +72,11 @@ export function ownScripts(): Script[] {
       after: [{ turn: 'Shout nothing.', call: { name: 'shout', args: {} } }, { command: '/facts' }],
       end: [{ reopen: true }, { command: '/facts' }],
     }),
+    // A command's session controls (issue 37): ctx.branch and ctx.newSession, their before-events' dialogs inside the command, cancelled and not.
+    shape('test:host\'s session-controls.ts: ctx.branch and ctx.newSession from a command, each asked first', 'host-test/own/session-controls.ts', {
+      end: [{ command: '/rebranch' }, { command: '/rebranch' }, { command: '/renew' }, { command: '/renew' }],
+      answers: [true, true, true, true, false, true, false, true],
+    }),
     // Issue 37's lesson: its solution under each version it runs.
     ...ownLessonScripts(),
   ];

@@ -9,6 +9,7 @@ import { AgentFacts } from './omp/agentFacts';
 import type { CustomMessageFields } from './omp/customMessage';
 import { PageUi } from './omp/pageUi';
 import type { ExtensionRuntime, HostServices, Invocation, Notice } from './omp/extensionRuntime';
+import type { SessionControls } from './omp/runContext';
 import type { NotifyLevel } from '../../../extension/ompApi';
 import type { JournalStore, SessionHead } from './store';
 import type { ApprovalPolicy } from './toolGate';
@@ -105,6 +106,8 @@ export class HostCore implements HostServices {
   onAppended: ((sessionId: SessionId, entries: readonly JournalEntry[]) => void) | null = null;
   /** Told when the list of sessions changed here (created, imported, forked). */
   onSessionsChanged: (() => void) | null = null;
+  /** A command's session controls (commandSessions.ts, set by PlaygroundHost). */
+  sessionControls: ((run: Invocation) => SessionControls) | null = null;
 
   constructor(
     readonly store: JournalStore,

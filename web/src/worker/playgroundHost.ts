@@ -15,6 +15,7 @@ import { branchItems, hostView } from './projections';
 import { createSession, loadJournal, openSessionHead } from './sessionLoad';
 import * as sessions from './sessions';
 import { changeSession } from './sessionChanges';
+import { commandSessions } from './commandSessions';
 import type { JournalStore, StoreFault } from './store';
 import type { ApprovalPolicy } from './toolGate';
 import type { Watches } from './watches';
@@ -45,6 +46,7 @@ export class PlaygroundHost {
     const [last, edited, own] = await Promise.all([store.lastSessionId(), store.getMeta(EDITED_KEY), store.getMeta(OWN_KEY)]);
     const head = last ? await openSessionHead(store, last) : null;
     const core = new HostCore(store, ids, head ? SessionJournal.empty(head.header) : await createSession(store, ids));
+    core.sessionControls = (run) => commandSessions(core, run);
     core.extensions = await ExtensionRuntime.load(extension, core);
     // An edited version that was running before the reload: the page runs it again after the first view.
     // The learner's own extension (issue 37) was running instead: the page runs it again on its session.

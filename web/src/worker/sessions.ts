@@ -66,18 +66,20 @@ export async function switchSession(core: HostCore, sessionId: SessionId, run?: 
  * Host `createBranchedSession`: the path to `entryId` (the leaf when absent) copied with its ids
  * into a new session whose `parentSession` is this one; the host writes its file at once.
  */
-export async function forkSession(core: HostCore, entryId: EntryId | null = core.journal.leafId, run?: Invocation): Promise<SessionChanged> {
+export async function forkSession(core: HostCore, entryId: EntryId | null = core.journal.leafId, run?: Invocation, branchedFrom?: string): Promise<SessionChanged> {
   core.refuseWhileApprovalWaits('fork the session');
   if (entryId !== null && !core.journal.has(entryId)) throw new Error(`Entry ${entryId} is not in this session, so there is no path to fork.`);
   // At the leaf this is OMP's /fork (session_before_switch, reason "fork"); from another entry, OMP's /branch (session_before_branch).
-  const before = entryId === core.journal.leafId ? ({ type: 'session_before_switch', reason: 'fork' } as const) : ({ type: 'session_before_branch', entryId: branchSelection(core.journal, entryId) } as const);
+  // `branchedFrom`: a command's ctx.branch(entryId) names the message itself (commandSessions.ts).
+  const atLeaf = entryId === core.journal.leafId && branchedFrom === undefined;
+  const before = atLeaf ? ({ type: 'session_before_switch', reason: 'fork' } as const) : ({ type: 'session_before_branch', entryId: branchedFrom ?? branchSelection(core.journal, entryId) } as const);
   const stopped = await extensionStops(core, before, 'the fork', run);
   if (stopped !== null) return { did: 'cancelled', why: stopped };
   const fork = core.journal.forkToNewSession(core.ids, entryId);
   await storeMaterialized(core.store, fork);
-  const where = entryId === core.journal.leafId ? 'the same path and state' : `the path to ${entryId ?? 'the start'}`;
+  const where = atLeaf ? 'the same path and state' : `the path to ${entryId ?? 'the start'}`;
   // OMP's /fork ends in session_switch "fork"; its /branch in session_branch alone (agent-session.ts `branch`), with no file here to name.
-  const after = entryId === core.journal.leafId ? ({ event: 'session_switch', reason: 'fork' } as const) : ({ event: 'session_branch', previousSessionFile: undefined } as const);
+  const after = atLeaf ? ({ event: 'session_switch', reason: 'fork' } as const) : ({ event: 'session_branch', previousSessionFile: undefined } as const);
   core.useJournal(fork, `Forked into session ${fork.sessionId}: ${where}, a new identity, so a new revision.`, after);
   sessionsChanged(core);
   return { did: 'forked' };

@@ -24,6 +24,8 @@ const loose = (value: unknown): Loose => value as Loose;
 const HEADER = sessionHeader(asSessionId('5e55e55e-0000-4000-8000-0000000000a1'), '2026-05-01T12:00:00.000Z', '/test');
 const place = (id: string, parentId: string | null, timestamp: string) => ({ id: asEntryId(id), parentId: parentId === null ? null : asEntryId(parentId), timestamp });
 
+const unchanged = async () => ({ cancelled: true });
+
 function hostOver(journal: SessionJournal, hasUI = true) {
   const notices: Notice[] = [];
   const services: HostServices = {
@@ -36,6 +38,8 @@ function hostOver(journal: SessionJournal, hasUI = true) {
     setStatus: () => undefined,
     notified: (notice) => void notices.push(notice),
     emitted: () => undefined,
+    // The controls' own behaviour is commandSessions.test.ts's: here they only have to be on a command's ctx.
+    sessionControls: () => ({ newSession: unchanged, branch: unchanged, navigateTree: unchanged, switchSession: unchanged }),
   };
   return { services, notices };
 }
@@ -174,7 +178,8 @@ describe('the members issue 37 added, as OMP 18.2.3 answers', () => {
     expect(withUI.ctx['mode']).toBe('rpc');
     expect(withUI.ctx['model']).toBeUndefined();
     expect((withUI.ctx['isProjectTrusted'] as () => boolean)()).toBe(true);
-    expect(() => (withUI.ctx['newSession'] as () => unknown)()).toThrow(refusalOf('commandCtx.newSession()') ?? '');
+    expect(withUI.ctx['newSession']).toBeTypeOf('function');
+    expect(() => (withUI.ctx['reload'] as () => unknown)()).toThrow(refusalOf('commandCtx.reload()') ?? '');
     expect(withUI.toolCtx['newSession']).toBeUndefined();
     expect((await probe(undefined, false)).ctx['mode']).toBe('print');
   });

@@ -29,6 +29,16 @@ export interface HostServices {
   notified(notice: Notice): void;
   /** Every `pi.events.emit`, for the event log. */
   emitted(channel: string, data: unknown): void;
+  /** A command's session controls, made within its run (`commandSessions.ts`); absent where the host has none. */
+  readonly sessionControls?: ((run: Invocation) => SessionControls) | null;
+}
+
+/** OMP's `ExtensionCommandContext` session controls the page makes (each answers whether an extension cancelled it). */
+export interface SessionControls {
+  newSession(options?: { parentSession?: string; setup?: (sessionManager: unknown) => Promise<void> }): Promise<{ cancelled: boolean }>;
+  branch(entryId: string): Promise<{ cancelled: boolean }>;
+  navigateTree(targetId: string, options?: { summarize?: boolean }): Promise<{ cancelled: boolean }>;
+  switchSession(sessionPath: string): Promise<{ cancelled: boolean }>;
 }
 
 /**
@@ -134,5 +144,8 @@ export function runContext({ host, policy, invocation, answerer, command, timers
     getAsyncJobSnapshot: () => null,
     ...(timers ? { setInterval: timers.setInterval.bind(timers), setTimeout: timers.setTimeout.bind(timers), clearTimer: timers.clear.bind(timers) } : {}),
   });
-  return command ? withRefusals('commandCtx', ctx) : ctx;
+  if (!command) return ctx;
+  // The session controls are a command's own (OMP: "only safe in user-initiated commands").
+  const controls = host.sessionControls?.(invocation);
+  return withRefusals('commandCtx', controls ? Object.assign(ctx, controls) : ctx);
 }
