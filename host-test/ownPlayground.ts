@@ -1,10 +1,10 @@
 /**
  * The page's side of the own-extension comparison (Node, run by `playground.ts run`): each own
- * script's extension bundled (ownModule.ts) into host-test/out/own/<name>.js, which the real OMP
+ * script's extension bundled by the page's own bundler (ownModule.ts) into host-test/out/own/<name>.js, which the real OMP
  * imports later; the page's host started with it alone (PlaygroundHost.start's `extension`, loaded
  * by the worker's loader) and the script run on it (ownPage.ts). Writes <name>.playground.trace.json,
  * or <name>.playground.error.txt when the page's host could not run it (the comparison says so).
- * Also writes the download-style module of the template (`template.download.js`).
+ * Also writes the template as "Download my version" makes it (`template.download.js`).
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -23,16 +23,13 @@ import { normalizeTrace, type Script } from './script';
 export const OWN_OUT = fileURLToPath(new URL('./out/own', import.meta.url));
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** The extension's file as the workspace holds it: its name, its text. */
-export function ownFiles(script: Script): Record<string, string> {
-  const path = script.extension!;
-  return { [path.split('/').at(-1)!]: readFileSync(`${ROOT}/${path}`, 'utf8') };
+/** The extension's text, as the workspace's entry file holds it. */
+export function ownText(script: Script): string {
+  return readFileSync(`${ROOT}/${script.extension!}`, 'utf8');
 }
 
 async function runOne(script: Script, seed: number): Promise<string> {
-  const files = ownFiles(script);
-  const [entry] = Object.keys(files);
-  const code = await bundleOwn(files, entry!);
+  const code = await bundleOwn(ownText(script));
   writeFileSync(`${OWN_OUT}/${script.name}.js`, code);
   const store = await JournalStore.open(`host-test-own-${process.pid}-${seed}`);
   // Imported when needed, as the worker does: its `virtual:` imports resolve once pageEdits.ts has registered the hooks.
@@ -60,7 +57,7 @@ export async function runOwnPage(seed: number): Promise<void> {
   rmSync(OWN_OUT, { recursive: true, force: true });
   mkdirSync(OWN_OUT, { recursive: true });
   const template = ownScripts().find((script) => script.name === 'template')!;
-  writeFileSync(`${OWN_OUT}/template.download.js`, await bundleOwn(ownFiles(template), 'template.ts', { download: true }));
+  writeFileSync(`${OWN_OUT}/template.download.js`, await bundleOwn(ownText(template), { download: true }));
   console.log(`Playground side: the template's download-style module bundled in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   for (const [index, script] of ownScripts().entries()) {
     const start = performance.now();

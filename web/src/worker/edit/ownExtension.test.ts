@@ -3,7 +3,8 @@ import 'fake-indexeddb/auto';
  * The learner's own extension in the worker's host (issue 37), over a real JournalStore on
  * fake-indexeddb: it runs alone on a session of its own (Seed Desk's session untouched), each
  * branch keeps its own note, a reload runs it again on its session, "back to Seed Desk" returns
- * to the session Seed Desk was on, and a refused import or a load error changes nothing.
+ * to the session Seed Desk was on, a refused import or a load error changes nothing, and a
+ * replaced own extension hears `session_shutdown` before the next one starts.
  * Compiled with esbuild-wasm in Node; the module imported from a data: URL.
  */
 import * as esbuild from 'esbuild-wasm';
@@ -109,5 +110,32 @@ describe('the own extension in the host', { timeout: 90_000 }, () => {
     expect(host.view().editedWaiting).toBe(false);
     await leaveOwn(host.core, host.shipped);
     expect(host.view().editedWaiting).toBe(true);
+  });
+});
+
+// `session_shutdown` when the page ends the running extension's host by replacing it: OMP 18.2.3
+// loads other extension code only in a new process, after the old one's dispose fires
+// `session_shutdown` (agent-session.ts `dispose`).
+
+/** An own extension that says when it starts and when its host ends, under its own name. */
+function version(name: string) {
+  return {
+    [OWN_ENTRY]: `export default function (pi) {
+  pi.on('session_start', (_event, ctx) => ctx.ui.notify('${name} started'));
+  pi.on('session_shutdown', (_event, ctx) => ctx.ui.notify('${name} shut down'));
+}
+`,
+  };
+}
+
+const said = (host: PlaygroundHost) => host.events().flatMap((item) => (item.kind === 'notification' && / (started|shut down)$/.test(item.text) ? [item.text] : []));
+
+describe('session_shutdown when the extension is replaced', { timeout: 90_000 }, () => {
+  it('Run my version again: the old version hears it before the new one starts; back to Seed Desk: the own one hears it', async () => {
+    const { host } = await databases.freshHost(38);
+    expect(await runOwn(host.core, version('first'), 'template', progress)).toMatchObject({ kind: 'running', extension: 'own' });
+    expect(await runOwn(host.core, version('second'), 'template', progress)).toMatchObject({ kind: 'running', extension: 'own' });
+    await leaveOwn(host.core, host.shipped);
+    expect(said(host)).toEqual(['first started', 'first shut down', 'second started', 'second shut down']);
   });
 });
