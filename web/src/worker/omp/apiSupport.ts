@@ -185,7 +185,7 @@ export const API_SUPPORT: Readonly<Record<string, ApiSupport>> = {
   'ctx.invokeTool()': ['works', 'Left undefined, as OMP leaves it for a tool that re-registers no built-in: the page has no built-in tools.'],
   'commandCtx.waitForIdle()': ['not yet'],
   'commandCtx.newSession()': ['works', 'As New does: `session_before_switch` (reason "new") first, its dialogs waiting inside the command\'s run, then `{ cancelled }`; `setup` gets the new session\'s read-only session manager (its writes throw their sentences); `parentSession` is not read (the page\'s sessions have no files).'],
-  'commandCtx.branch()': ['works', 'OMP\'s /branch: a user message\'s id (any other throws "Invalid entry ID for branching"); `session_before_branch` with that id, then a new session holding the path to the message\'s parent, and `session_branch`; `{ cancelled }`. OMP also hands the message\'s text to its editor; the page does not.'],
+  'commandCtx.branch()': ['works', 'OMP\'s /branch: a user message\'s id (any other throws "Invalid entry ID for branching"); `session_before_branch` with that id, then a new session holding the path to the message\'s parent, and `session_branch`; `{ cancelled }`.'],
   'commandCtx.navigateTree()': ['works', 'As a click in the session tree: `session_before_tree` first, then the move; `{ cancelled }`. `summarize` is not read: the page never summarizes the branch it leaves.'],
   'commandCtx.switchSession()': ['works', 'OMP takes a session file\'s path; a page session has no file, so its id stands in (`ctx.sessionManager.getSessionId()` of that session). `session_before_switch` (reason "resume") first; an id this browser does not hold throws.'],
   'commandCtx.reload()': ['not yet'],
