@@ -3,6 +3,7 @@ import type { CheckResult, Observed } from '../tutorial/facts';
 import type { Lesson, LessonAction, LessonGoals, LessonIndexEntry, LessonStep } from '../../../lessons/format/lessonSchema';
 import { loadProgress, saveProgress } from '../tutorial/progress';
 import { settingsOf, settingsSentence, stepStartOf, type StepStart } from '../tutorial/stepStart';
+import { observe } from './observe';
 import type { Playground } from './playground.svelte';
 import { parseStepHash, stepHash, type Position } from './stepAddress';
 
@@ -116,31 +117,7 @@ export class Tutorial {
   }
 
   observed(): Observed | null {
-    const view = this.playground.view;
-    if (!view) return null;
-    const { conversation, events, journal, tree } = this.playground;
-    // Getters: a check depends only on what its goal reads, so an answer's event or conversation
-    // update does not run again a check that never looks at them (issue 38: the check ran twice
-    // per query, once for the answer's events and once for its facts).
-    return {
-      view,
-      facts: this.playground.facts.facts.filter((fact) => fact.seq >= this.stepStart),
-      get branch() {
-        return conversation.items;
-      },
-      get events() {
-        return events.items;
-      },
-      get journalFilter() {
-        return journal.filter;
-      },
-      get journalLines() {
-        return journal.lines;
-      },
-      get comparison() {
-        return tree.comparison;
-      },
-    };
+    return observe(this.playground, this.stepStart);
   }
 
   check(): CheckResult {

@@ -11,7 +11,7 @@ import { isSeedDeskEntry } from '$domain/journal/entry';
 import { ChangesSchema, isConfirmAsked, ResultSchemas, type RequestBody, type RequestType, type ResultOf } from '../protocol/messages';
 import type { DeepReadonly } from '../protocol/deepReadonly';
 import { freshDatabases } from './databases.testkit';
-import { HANDLERS, handle, type HandlerContext } from './playgroundHost';
+import { HANDLERS, handle, type HandlerContext } from './requestHandlers';
 import type { PlaygroundHost } from './playgroundHost';
 import { Watches } from './watches';
 

@@ -3,7 +3,7 @@ import { cryptoIdSource } from '$domain/ids';
 import { EntryBaseSchema, type JournalEntry } from '$domain/journal/entry';
 import { BROADCAST_CHANNEL, BroadcastSchema, ProbeSchema, RequestSchema, type Broadcast, type RequestWait, type Topic, type WorkerMessage } from '../protocol/messages';
 import type { DeepReadonly } from '../protocol/deepReadonly';
-import { handle } from './playgroundHost';
+import { handle } from './requestHandlers';
 import { PlaygroundHost } from './playgroundHost';
 import { JournalStore } from './store';
 import { Watches } from './watches';
